@@ -141,7 +141,7 @@ func TestPageTellsOneStory(t *testing.T) {
 						if want := l.Money(q.Cost, c.ps.Out.Currency); p.Cost != want {
 							t.Errorf("%s card %q, ranked cost %q", p.Kind, p.Cost, want)
 						}
-						if k == page.PickCheapest && q.Why.Key == "reason.cheapest" && !strings.Contains(p.Reason, p.Cost) {
+						if k == page.PickCheapest && q.Why.Key == planner.MsgReasonCheapest && !strings.Contains(p.Reason, p.Cost) {
 							t.Errorf("cheapest card %q, its sentence %q", p.Cost, p.Reason)
 						}
 					}

@@ -24,14 +24,14 @@ func TestPlanNotesNameNoCLIFlag(t *testing.T) {
 		}
 		return s
 	}
-	names := map[string][]MsgKey{
-		"note.stack_dp": {MsgLaunchTitle}, "note.stack_dp_ft": {MsgLaunchTitle}, "note.stack_dp_zero1": {MsgLaunchTitle}, "note.stack_dp_ft_zero1": {MsgLaunchTitle},
-		"note.stack_megatron": {MsgLaunchTitle}, "note.stack_megatron_ft": {MsgLaunchTitle},
-		"note.stack_torchtitan": {MsgLaunchTitle}, "note.stack_none": {MsgZeRO, MsgTP},
-		"note.scale_stop_batch": {MsgGlobalBatch},
+	names := map[planner.Msg][]MsgKey{
+		planner.MsgNoteStackDP: {MsgLaunchTitle}, planner.MsgNoteStackDPFT: {MsgLaunchTitle}, planner.MsgNoteStackDPZero1: {MsgLaunchTitle}, planner.MsgNoteStackDPFTZero1: {MsgLaunchTitle},
+		planner.MsgNoteStackMegatron: {MsgLaunchTitle}, planner.MsgNoteStackMegatronFT: {MsgLaunchTitle},
+		planner.MsgNoteStackTorchtitan: {MsgLaunchTitle}, planner.MsgNoteStackNone: {MsgZeRO, MsgTP},
+		planner.MsgNoteScaleStopBatch: {MsgGlobalBatch},
 	}
-	for key, en := range planner.English {
-		args := make([]any, strings.Count(en, "%s"))
+	for key := planner.NoMsg + 1; key < planner.NMsgs; key++ {
+		args := make([]any, strings.Count(planner.English[key], "%s"))
 		for i := range args {
 			args[i] = "7"
 		}
@@ -50,7 +50,7 @@ func TestPlanNotesNameNoCLIFlag(t *testing.T) {
 		}
 	}
 	// The CLI keeps its flags.
-	if got := (planner.Reason{Key: "note.scale_stop_limit", Args: []any{64}}).String(); !strings.Contains(got, "--max-instances") {
+	if got := (planner.Reason{Key: planner.MsgNoteScaleStopLimit, Args: []any{64}}).String(); !strings.Contains(got, "--max-instances") {
 		t.Errorf("CLI: %q", got)
 	}
 }
@@ -90,9 +90,9 @@ func TestOfferRowSaysVerifyOnce(t *testing.T) {
 // read "price from 2026-07 — verify", the wording of a stale price.
 func TestFitRowPassedOverSaysWhy(t *testing.T) {
 	for _, c := range []struct {
-		key  string
+		key  planner.Msg
 		want MsgKey
-	}{{"reason.to_verify_elsewhere", MsgSourceOpen}, {"reason.far_below", MsgFarBelow}, {"reason.spot_far_below", MsgSpotFarBelow}} {
+	}{{planner.MsgReasonToVerifyElsewhere, MsgSourceOpen}, {planner.MsgReasonFarBelow, MsgFarBelow}, {planner.MsgReasonSpotFarBelow, MsgSpotFarBelow}} {
 		for _, lang := range []string{"en", "ru", "zh"} {
 			v, in := viewOf(t, "l="+lang, func(in *ViewIn) {
 				i, ok := in.Plan.ByGPU["h100-sxm"]

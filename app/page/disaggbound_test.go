@@ -12,8 +12,8 @@ import (
 // limit with the flag that sets it, in each language, the count as the
 // page writes counts.
 func TestDisaggDecodeBoundSays(t *testing.T) {
-	kv := planner.Reason{Key: "disagg.bound_rate_kv", Args: []any{3856}}
-	seqs := planner.Reason{Key: "disagg.bound_rate_seqs", Args: []any{1024, "--max-num-seqs"}}
+	kv := planner.Reason{Key: planner.MsgDisaggBoundRateKV, Args: []any{3856}}
+	seqs := planner.Reason{Key: planner.MsgDisaggBoundRateSeqs, Args: []any{1024, "--max-num-seqs"}}
 	for _, c := range []struct {
 		lang     string
 		kv, seqs string
@@ -39,7 +39,7 @@ func TestDisaggDecodeBoundSays(t *testing.T) {
 // of each pool are its spare, and that the figures beside it are the
 // pools' without them, in each language; on demand it says neither.
 func TestDisaggSparesSaid(t *testing.T) {
-	spare := planner.Reason{Key: "disagg.bound_spare", Args: []any{planner.Reason{Key: "disagg.bound_ttft"}, 4}}
+	spare := planner.Reason{Key: planner.MsgDisaggBoundSpare, Args: []any{planner.Reason{Key: planner.MsgDisaggBoundTTFT}, 4}}
 	for lang, want := range map[string]string{
 		"en": "as many as the TTFT target needs; 4 of them a spare for a spot reclaim",
 		"ru": "столько, сколько требует цель по TTFT; из них 4 — запас на случай отзыва spot",
@@ -72,7 +72,7 @@ func TestDisaggSparesSaid(t *testing.T) {
 // DeepEP's internode kernels need GPUDirect RDMA, which GCP's
 // GPUDirect-TCPX/TCPXO (NCCL only) do not carry.
 func TestWideEPNetworkNoteSaysWhy(t *testing.T) {
-	n := planner.Reason{Key: "note.wide_ep_network", Args: []any{400.0}}
+	n := planner.Reason{Key: planner.MsgNoteWideEPNetwork, Args: []any{400.0}}
 	for _, lang := range []string{"en", "ru", "zh"} {
 		got := (Locale{Lang: lang}).Reason(n)
 		for _, want := range []string{"GPUDirect RDMA", "GPUDirect-TCPX/TCPXO", "NCCL", "400"} {

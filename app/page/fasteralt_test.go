@@ -47,7 +47,7 @@ func TestFasterAlternativeCard(t *testing.T) {
 // of an exchange rate (planner's note.no_fx) reads in each language, its
 // count in the locale's digits.
 func TestNoFXNoteInEachLanguage(t *testing.T) {
-	r := planner.Reason{Key: "note.no_fx", Args: []any{"EUR", 1200}}
+	r := planner.Reason{Key: planner.MsgNoteNoFX, Args: []any{"EUR", 1200}}
 	for lang, want := range map[string]string{
 		"en": "no exchange rate for EUR: 1,200 offers priced in it are left out of the plan",
 		"ru": "нет курса для EUR: предложения с ценами в этой валюте (1\u00a0200) в план не вошли",
@@ -85,11 +85,11 @@ func TestNoFasterAlternativeNote(t *testing.T) {
 	}
 	var note planner.Reason
 	for _, n := range in.Plan.Notes {
-		if n.Key == "reason.no_alternative" {
+		if n.Key == planner.MsgReasonNoAlternative {
 			note = n
 		}
 	}
-	if note.Key == "" {
+	if note.Key == planner.NoMsg {
 		t.Fatalf("no note on the missing faster alternative in %+v", in.Plan.Notes)
 	}
 	for lang, want := range map[string]string{

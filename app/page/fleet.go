@@ -59,7 +59,7 @@ func planFleet(j Job, pr Prices, req planner.Request, offers []planner.Offer) (p
 			out.OK, out.Row = true, r
 			break
 		}
-		if out.Reason.Key == "" {
+		if out.Reason.Key == planner.NoMsg {
 			out.Reason = r.Reason
 		}
 	}

@@ -77,7 +77,7 @@ func TestFormat(t *testing.T) {
 func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 	verda := planner.OfferRef{Provider: "verda", InstanceType: "8B300.240V", Instances: 1}
 	aws := planner.OfferRef{Provider: "aws", InstanceType: "p5.48xlarge", Instances: 2}
-	why := planner.Reason{Key: "reason.cheapest", Args: []any{verda, planner.Money{Amount: 12345.5, Currency: "USD"}, aws, 1.5, 0.8}}
+	why := planner.Reason{Key: planner.MsgReasonCheapest, Args: []any{verda, planner.Money{Amount: 12345.5, Currency: "USD"}, aws, 1.5, 0.8}}
 	for _, tc := range []struct{ lang, want string }{
 		{"ru", "verda 8B300.240V: самый дешёвый из подходящих, %s; следующий, aws p5.48xlarge ×2, дороже в 1,50× при скорости 0,8×"},
 		{"zh", "verda 8B300.240V：装得下的方案中最便宜，%s；次优的 aws p5.48xlarge ×2 成本是其 1.50×，速度是其 0.8×"},
@@ -99,7 +99,7 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 	}
 	// An offer on the user's own price says so in the sentence, in the
 	// page's language: the runner-up may be the user's too.
-	own := planner.Reason{Key: "reason.cheapest_own_tie", Args: []any{planner.OfferRef{Provider: "nebius", InstanceType: "my-l4", Instances: 3, Own: true},
+	own := planner.Reason{Key: planner.MsgReasonCheapestOwnTie, Args: []any{planner.OfferRef{Provider: "nebius", InstanceType: "my-l4", Instances: 3, Own: true},
 		planner.Money{Amount: 767.4, Currency: "USD", PerMonth: true}, aws}}
 	for _, tc := range []struct{ lang, want string }{
 		{"en", "nebius my-l4 ×3 (your price): cheapest that fits at %s; aws p5.48xlarge ×2 costs the same, and the tie goes to your price"},
@@ -113,12 +113,12 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 		}
 	}
 	// A serving time with its unit words, and a hosted-API ID with a dot.
-	fast := planner.Reason{Key: "reason.fastest_alone", Args: []any{planner.OfferRef{Provider: "yandex", InstanceType: "gpu-standard-v3.1"},
+	fast := planner.Reason{Key: planner.MsgReasonCheapestAlone, Args: []any{planner.OfferRef{Provider: "yandex", InstanceType: "gpu-standard-v3.1"},
 		planner.Duration{Seconds: 0.85, P95PerRequest: true}}}
 	if got, want := (Locale{Lang: "ru"}).Reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант среди цен без пометок, p95 850 мс на запрос"; got != want {
 		t.Errorf("ru serving:\n got %q\nwant %q", got, want)
 	}
-	api := planner.Reason{Key: "hosted.cheaper_than_api", Args: []any{verda, "openai-gpt-4.1-mini", 2.5}}
+	api := planner.Reason{Key: planner.MsgHostedCheaperThanAPI, Args: []any{verda, "openai-gpt-4.1-mini", 2.5}}
 	if got, want := (Locale{Lang: "zh"}).Reason(api), "请求率高于 2.50 次/秒时，在 verda 8B300.240V 上自建比 openai-gpt-4.1-mini 更便宜"; got != want {
 		t.Errorf("zh hosted:\n got %q\nwant %q", got, want)
 	}
@@ -188,20 +188,33 @@ func TestBytesRange(t *testing.T) {
 	}
 }
 
-// Every sentence the planner can say has a Russian and a Chinese version
-// with the same arguments.
+// Every sentence the planner can say has a text in each of the page's
+// languages: the planner's English (or the page's own English), a Russian
+// and a Chinese version, with the same arguments; NoMsg has none.
 func TestPlanMessages(t *testing.T) {
-	for key, en := range planner.English {
-		for _, lang := range []string{"ru", "zh"} {
-			m, ok := PlanMessages[lang][key]
-			if !ok {
+	verbs := func(s string) int { return strings.Count(s, "%s") + strings.Count(s, "%[") }
+	for key := planner.NoMsg + 1; key < planner.NMsgs; key++ {
+		en := planner.English[key]
+		if en == "" {
+			t.Errorf("planner message %v (%d) has no English text", key, int(key))
+		}
+		if key.String() == "" {
+			t.Errorf("planner message %d has no name", int(key))
+		}
+		for _, lang := range []string{"en", "ru", "zh"} {
+			m := PlanText(lang, key)
+			if lang != "en" && PlanMessages[lang][key] == "" {
 				t.Errorf("%s: planner message %q not translated", lang, key)
 				continue
 			}
-			verbs := func(s string) int { return strings.Count(s, "%s") + strings.Count(s, "%[") }
 			if verbs(m) != verbs(en) {
 				t.Errorf("%s %q: %d arguments, English has %d", lang, key, verbs(m), verbs(en))
 			}
+		}
+	}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		if s := PlanMessages[lang][planner.NoMsg]; s != "" {
+			t.Errorf("%s: NoMsg reads %q", lang, s)
 		}
 	}
 }

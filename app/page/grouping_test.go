@@ -23,7 +23,7 @@ func TestCountsGroupedInEachLanguage(t *testing.T) {
 		if b := showAll(lang, "rs-more-offers", 1020); len(b) != 1 || !strings.HasSuffix(b[0].Text, want[2]) {
 			t.Errorf("%s: show-all button %+v, want it to end %q", lang, b, want[2])
 		}
-		n := Locale{Lang: lang}.Reason(planner.Reason{Key: "note.past_card_context", Args: []any{200500, 128000, 1024000}})
+		n := Locale{Lang: lang}.Reason(planner.Reason{Key: planner.MsgNotePastCardContext, Args: []any{200500, 128000, 1024000}})
 		if !strings.Contains(n, want[3]) {
 			t.Errorf("%s: note %q does not say %q", lang, n, want[3])
 		}

@@ -64,7 +64,7 @@ func TestNoUnusedMessages(t *testing.T) {
 func TestPlanMessagesTakeStrings(t *testing.T) {
 	// A verb is %s or an indexed %[n]s (a translation may reorder them).
 	verbs := regexp.MustCompile(`%(\[\d+\])?.`)
-	args := func(key, lang, tmpl string) int {
+	args := func(key planner.Msg, lang, tmpl string) int {
 		n, indexed := 0, map[string]bool{}
 		for _, m := range verbs.FindAllStringSubmatch(strings.ReplaceAll(tmpl, "%%", ""), -1) {
 			if !strings.HasSuffix(m[0], "s") {
@@ -78,15 +78,15 @@ func TestPlanMessagesTakeStrings(t *testing.T) {
 		}
 		return n + len(indexed)
 	}
-	for key, en := range planner.English {
-		want := args(key, "en", en)
-		for _, lang := range []string{"ru", "zh"} {
-			if tmpl, ok := PlanMessages[lang][key]; ok && args(key, lang, tmpl) != want {
+	for key := planner.NoMsg + 1; key < planner.NMsgs; key++ {
+		want := args(key, "en", planner.English[key])
+		for _, lang := range []string{"en", "ru", "zh"} {
+			if tmpl := PlanMessages[lang][key]; tmpl != "" && args(key, lang, tmpl) != want {
 				t.Errorf("%s in %s takes another number of arguments than in English", key, lang)
 			}
 		}
 	}
-	r := planner.Reason{Key: "note.stack_dp", Args: []any{1}}
+	r := planner.Reason{Key: planner.MsgNoteStackDP, Args: []any{1}}
 	for _, lang := range []string{"en", "ru", "zh"} {
 		if got := (Locale{Lang: lang}).Reason(r); !strings.Contains(got, "ZeRO-1") {
 			t.Errorf("%s: %q", lang, got)

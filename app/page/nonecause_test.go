@@ -29,7 +29,7 @@ func TestEmptyAnswerNamesTheEngine(t *testing.T) {
 		t.Fatalf("%s: %d plans, cause %v", frag, len(out.Cands), out.HasCause)
 	}
 	c := out.Cause
-	if c.Why.Key != "fit.engine_gpu" || c.Refused != estimator.TRTLLM || c.Gen != estimator.GenTuring ||
+	if c.Why.Key != planner.MsgFitEngineGPU || c.Refused != estimator.TRTLLM || c.Gen != estimator.GenTuring ||
 		len(c.Runs) != 2 || c.Runs[0] != estimator.VLLM || c.Runs[1] != estimator.SGLang {
 		t.Fatalf("cause %+v", c)
 	}
@@ -89,7 +89,7 @@ func TestNoneCauseNeedsOneReason(t *testing.T) {
 	if _, ok := FindNoneCause(req, rows); ok {
 		t.Errorf("a row fits: one cause")
 	}
-	same := planner.Row{FitReason: planner.Reason{Key: "fit.too_big", Args: []any{64}}}
+	same := planner.Row{FitReason: planner.Reason{Key: planner.MsgFitTooBig, Args: []any{64}}}
 	got, ok := FindNoneCause(req, []planner.Row{same, same})
 	if !ok || got.Refused >= 0 {
 		t.Fatalf("too big: %+v %v", got, ok)
@@ -155,7 +155,7 @@ func TestEmptyAnswerNamesTheLatencyFloor(t *testing.T) {
 	st := ParseFragment("m=llama-3.1-70b&rps=0.2&s=131072&out=1000&ttft=2000", DefaultState)
 	d := Derive(st, nil, pr, nil, "")
 	out := RunPlan(d.Job, pr)
-	if len(out.Cands) != 0 || !out.HasCause || !out.Cause.Latency || out.Cause.Why.Key != "none.latency" {
+	if len(out.Cands) != 0 || !out.HasCause || !out.Cause.Latency || out.Cause.Why.Key != planner.MsgNoneLatency {
 		t.Fatalf("%d plans, cause %v %+v", len(out.Cands), out.HasCause, out.Cause)
 	}
 	for lang, w := range map[string]string{
@@ -189,15 +189,15 @@ func planRequestOf(pr Prices, frag string) (planner.Request, []planner.Offer) {
 // "every offer is refused for one reason", in each language.
 func TestNoneCauseLayoutShort(t *testing.T) {
 	req, _ := planRequestOf(NewPrices(catalog.Default(), nil), "m=llama-3.1-8b&rps=1")
-	short := planner.Row{FitReason: planner.Reason{Key: "fit.layout_oom", Args: []any{51.5, 1, 1, 1, 0}}}
+	short := planner.Row{FitReason: planner.Reason{Key: planner.MsgFitLayoutOOM, Args: []any{51.5, 1, 1, 1, 0}}}
 	rows := []planner.Row{
-		{FitReason: planner.Reason{Key: "fit.no_price", Args: []any{"on-demand"}}},
+		{FitReason: planner.Reason{Key: planner.MsgFitNoPrice, Args: []any{"on-demand"}}},
 		short,
-		{FitReason: planner.Reason{Key: "fit.fraction_training"}},
+		{FitReason: planner.Reason{Key: planner.MsgFitFractionTraining}},
 		short,
 	}
 	c, ok := FindNoneCause(req, rows)
-	if !ok || !c.Layout || c.Why.Key != "fit.layout_oom" || c.Refused >= 0 {
+	if !ok || !c.Layout || c.Why.Key != planner.MsgFitLayoutOOM || c.Refused >= 0 {
 		t.Fatalf("cause %+v %v", c, ok)
 	}
 	for lang, want := range map[string]string{
@@ -224,11 +224,11 @@ func TestEmptyAnswerCountsMixedReasons(t *testing.T) {
 	frag := "m=llama-3.1-405b&rps=2&pv=cudo"
 	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
 	out := RunPlan(d.Job, pr)
-	if len(out.Cands) != 0 || !out.HasCause || len(out.Cause.Mixed) != 2 || out.Cause.Why.Key != "" {
+	if len(out.Cands) != 0 || !out.HasCause || len(out.Cause.Mixed) != 2 || out.Cause.Why.Key != planner.NoMsg {
 		t.Fatalf("%s: %d plans, cause %v %+v", frag, len(out.Cands), out.HasCause, out.Cause)
 	}
 	m := out.Cause.Mixed
-	if m[0].Why.Key != "fit.span_node" || m[1].Why.Key != "fit.no_fabric" || !(m[0].Offers > m[1].Offers) {
+	if m[0].Why.Key != planner.MsgFitSpanNode || m[1].Why.Key != planner.MsgFitNoFabric || !(m[0].Offers > m[1].Offers) {
 		t.Errorf("reasons %+v", m)
 	}
 	for _, c := range []struct{ lang, lead, sep string }{

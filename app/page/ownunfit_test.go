@@ -204,9 +204,9 @@ func TestOwnPriceChineseIsFullWidth(t *testing.T) {
 	big.Fits("ours.csv", strings.Repeat("x", MaxSheetBytes+1), "zh")
 	out = append(out, status, refused.Err, big.Err, TooBig("zh", MaxSheetBytes))
 	// Every plan message of the user's own offers, as its Chinese reads.
-	for key, en := range planner.English {
-		if strings.Contains(key, "own") {
-			args := make([]any, strings.Count(en, "%s"))
+	for key := planner.NoMsg + 1; key < planner.NMsgs; key++ {
+		if strings.Contains(key.String(), "own") {
+			args := make([]any, strings.Count(planner.English[key], "%s"))
 			for i := range args {
 				args[i] = "7"
 			}

@@ -220,7 +220,7 @@ func TestFitRowsAgreeWithPlanner(t *testing.T) {
 			if !w.Fits {
 				continue
 			}
-			g, ok := w.Offer.GPU, w.PassedOver.Key == ""
+			g, ok := w.Offer.GPU, w.PassedOver.Key == planner.NoMsg
 			if _, seen := best[g]; !seen || (ok && !free[g]) {
 				best[g] = i
 			}
@@ -265,7 +265,7 @@ func TestFitRowsAgreeWithPlanner(t *testing.T) {
 			case free[g] && x.Cost > low[g]+0.01*out.PerUSD*(1+1e-9):
 				// the planner ranks costs equal to the cent (USD) by time
 				t.Errorf("%q: %s: fit row costs %v, another plan on the GPU %v", frag, g, x.Cost, low[g])
-			case x.PassedOver != (want.PassedOver.Key != ""):
+			case x.PassedOver != (want.PassedOver.Key != planner.NoMsg):
 				t.Errorf("%q: %s: fit row passed over %v, the planner's cheapest on the GPU %q", frag, g, x.PassedOver, want.PassedOver.Key)
 			case !near(x.PerGPUHour, w.PricePerHourDisp/w.Offer.GPUCount):
 				t.Errorf("%q: %s: fit row at %v per GPU-hour, its planner row %v", frag, g, x.PerGPUHour, w.PricePerHourDisp/w.Offer.GPUCount)

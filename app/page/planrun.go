@@ -302,7 +302,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	// sentence on what the quickest plan would buy goes with the planner's
 	// notes, as the CLI prints it ("fastest: …"), so the page says why
 	// it shows no faster card.
-	if res.Fastest < 0 && res.WhyFastest.Key != "" {
+	if res.Fastest < 0 && res.WhyFastest.Key != planner.NoMsg {
 		out.Notes = append(slices.Clip(res.Notes), res.WhyFastest)
 	}
 	out.RunLength = res.AssumedDeadline
@@ -325,7 +325,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			CommShare: commShare(r), PerGPUHour: r.PricePerHourDisp / math.Max(r.Offer.GPUCount, 1e-9), Notes: r.Notes,
 			SpotPerMonth: r.SpotInterruptionsPerMonth, CheckpointEvery: r.CheckpointIntervalSeconds,
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
-			Stale: r.Stale, PassedOver: r.PassedOver.Key != "",
+			Stale: r.Stale, PassedOver: r.PassedOver.Key != planner.NoMsg,
 		}
 		// Rows come cheapest first: the first row of a GPU or an offer is
 		// its best; a GPU's best is one the picks may rest on.
@@ -357,7 +357,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			// Each pick says its own sentence: a pick that is the
 			// cheapest row too says so, not the cheapest's sentence.
 			p := Pick{Kind: k.kind, Candidate: out.Cands[i], Bounded: k.kind == PickFastest && res.Fastest != res.Quickest}
-			if k.why.Key != "" {
+			if k.why.Key != planner.NoMsg {
 				p.Why = k.why
 			}
 			out.Picks = append(out.Picks, p)
@@ -405,7 +405,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		// The selected GPU's own fleet: its cheapest row the picks may
 		// rest on (rows come cheapest first), as ByGPU.
 		for i := range res.Rows {
-			if r := &res.Rows[i]; r.Fits && r.PassedOver.Key == "" && r.Offer.GPU == j.GPU.ID {
+			if r := &res.Rows[i]; r.Fits && r.PassedOver.Key == planner.NoMsg && r.Offer.GPU == j.GPU.ID {
 				out.ServeHere = serveOf(req, r)
 				break
 			}

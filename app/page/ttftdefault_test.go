@@ -75,11 +75,11 @@ func TestDefaultTTFTReliefInEachLanguage(t *testing.T) {
 	}
 	var n planner.Reason
 	for _, r := range res.Notes {
-		if r.Key == "note.ttft_default_relax" {
+		if r.Key == planner.MsgNoteTTFTDefaultRelax {
 			n = r
 		}
 	}
-	if n.Key == "" {
+	if n.Key == planner.NoMsg {
 		t.Fatalf("no note.ttft_default_relax in %v", res.Notes)
 	}
 	for lang, want := range map[string]string{

@@ -599,7 +599,7 @@ func SetupLine(l Locale, j Job) string {
 // models that generate no tokens: EngineWhy); "" for an engine chosen.
 func engineDetail(l Locale, j Job) string {
 	why := EngineWhy(l, j)
-	if why != "" && (j.EngineWhy.Key == "note.batch_engine" || j.EngineWhy.Key == "note.serving_engine") {
+	if why != "" && (j.EngineWhy.Key == planner.MsgNoteBatchEngine || j.EngineWhy.Key == planner.MsgNoteServingEngine) {
 		return l.T(MsgEngineAuto)
 	}
 	return why
@@ -609,7 +609,7 @@ func engineDetail(l Locale, j Job) string {
 // planner's reason ("auto: batch inference planned on vLLM …"); "" for
 // an engine chosen, and for training.
 func EngineWhy(l Locale, j Job) string {
-	if !j.EngineOpen || j.EngineWhy.Key == "" || j.In.Task != estimator.Inference {
+	if !j.EngineOpen || j.EngineWhy.Key == planner.NoMsg || j.In.Task != estimator.Inference {
 		return ""
 	}
 	return Fill(l.T(MsgEngineAutoWhy), l.Reason(j.EngineWhy))
@@ -1074,13 +1074,13 @@ func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 // reason (planner.Row.PassedOver): its source leaves it open or quotes a
 // floor, it is far below the other providers', or it is old, undated or
 // of an estimated date ("price from 2025-10 — verify").
-func passedOverLabel(l Locale, key string, asOf string) string {
-	switch {
-	case strings.HasPrefix(key, "reason.to_verify"):
+func passedOverLabel(l Locale, key planner.Msg, asOf string) string {
+	switch key {
+	case planner.MsgReasonToVerify, planner.MsgReasonToVerifyElsewhere:
 		return l.T(MsgSourceOpen)
-	case key == "reason.spot_far_below":
+	case planner.MsgReasonSpotFarBelow:
 		return l.T(MsgSpotFarBelow)
-	case strings.HasPrefix(key, "reason.far_below"):
+	case planner.MsgReasonFarBelow, planner.MsgReasonFarBelowElsewhere:
 		return l.T(MsgFarBelow)
 	}
 	return verifyFrom(l, asOf)

@@ -378,7 +378,7 @@ func TestPicks(t *testing.T) {
 	if cheap.Kind != PickCheapest || fast.Kind != PickFastest || value.Kind != PickValue {
 		t.Errorf("picks: %v %v %v", cheap.Kind, fast.Kind, value.Kind)
 	}
-	if out.Kind != planner.Batch || !strings.HasPrefix(cheap.Why.Key, "reason.cheapest") {
+	if out.Kind != planner.Batch || !strings.HasPrefix(cheap.Why.Key.String(), planner.MsgReasonCheapest.String()) {
 		t.Errorf("default page: kind %v, cheapest reason %q", out.Kind, cheap.Why.Key)
 	}
 	ru, en := Locale{Lang: "ru"}.Reason(cheap.Why), Locale{Lang: "en"}.Reason(cheap.Why)

@@ -362,7 +362,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			prompt: *promptTok, output: *outputTok, set: set, engineOpen: ij.EngineOpen, stack: ij.Stack, noSyncGiven: ij.FSDPNoSyncGiven,
 			ckptDefault: ij.CheckpointingDefault}, stdout, fail)
 	}
-	if ij.EngineOpen && ij.EngineWhy.Key != "" {
+	if ij.EngineOpen && ij.EngineWhy.Key != plan.NoMsg {
 		notes = append(notes, "no --engine: "+in.Engine.String()+", "+ij.EngineWhy.String()+" (--engine names another)")
 	}
 	if *gpu != "" && gpuSpec.ID != "" {

@@ -719,7 +719,7 @@ func TestRackLabelAgrees(t *testing.T) {
 	for lang, want := range map[string]string{"en": " ×2 of 18", "ru": " ×2 из 18", "zh": " ×2（共 18）"} {
 		l := page.Locale{Lang: lang}
 		card := page.InstancesOf(l, r.Instances, r.RentedInstances)
-		said := l.Reason(plan.Reason{Key: "note.past_limit_only", Args: []any{4, ref, plan.Money{Amount: 551880, Currency: "USD", PerMonth: true}, "18"}})
+		said := l.Reason(plan.Reason{Key: plan.MsgNotePastLimitOnly, Args: []any{4, ref, plan.Money{Amount: 551880, Currency: "USD", PerMonth: true}, "18"}})
 		if card != want || !strings.Contains(said, "coreweave gb200"+want) {
 			t.Errorf("%s: card %q, sentence %q; want both to say %q", lang, card, said, want)
 		}

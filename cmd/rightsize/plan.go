@@ -775,7 +775,7 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 					// planner's own words (its flags).
 					out.NoneCause = cause.MixedLine(en, plan.Reason.String)
 					for _, m := range cause.Mixed {
-						out.NoneReasons = append(out.NoneReasons, noneReasonJSON{Reason: m.Why.String(), Key: m.Why.Key, Offers: m.Offers})
+						out.NoneReasons = append(out.NoneReasons, noneReasonJSON{Reason: m.Why.String(), Key: m.Why.Key.String(), Offers: m.Offers})
 					}
 				}
 				for _, e := range cause.Runs {
@@ -1162,7 +1162,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace" && !o.UserPrice,
 			Weights: r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind, Unchecked: r.Unchecked,
 		}
-		if r.Host.Reason.Key == "" {
+		if r.Host.Reason.Key == plan.NoMsg {
 			j.HostCheck.Reason = ""
 		}
 		if req.Workload.Kind != plan.Training && r.Fits {
@@ -1172,8 +1172,8 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			j.Binding, j.EngineLimit = r.Binding.String(), r.EngineLimit.String()
 		}
 		why := res.WhyNot(i)
-		if why.Key != "" {
-			j.Why, j.WhyKey, j.WhyArgs = why.String(), why.Key, why.Args
+		if why.Key != plan.NoMsg {
+			j.Why, j.WhyKey, j.WhyArgs = why.String(), why.Key.String(), why.Args
 			if j.WhyArgs == nil {
 				j.WhyArgs = []any{}
 			}
@@ -1187,7 +1187,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		j := hostedJSON{API: h.API.ID, Provider: h.API.Provider, Model: h.API.Model, InputUSDPerMillion: h.API.InputUSDPerMillion,
 			OutputUSDPerMillion: h.API.OutputUSDPerMillion, Currency: h.API.Currency, AsOf: h.API.AsOf, Source: h.API.Source,
 			MonthlyCostUSD: h.MonthlyCostUSD, SelfHostedUSD: h.SelfHostedUSD,
-			BreakEvenRPS: h.BreakEvenRPS, AlwaysAboveRPS: h.AlwaysAboveRPS, OverLoadCurve: h.OverLoadCurve, Why: h.Why.String(), WhyKey: h.Why.Key, WhyArgs: h.Why.Args}
+			BreakEvenRPS: h.BreakEvenRPS, AlwaysAboveRPS: h.AlwaysAboveRPS, OverLoadCurve: h.OverLoadCurve, Why: h.Why.String(), WhyKey: h.Why.Key.String(), WhyArgs: h.Why.Args}
 		if j.WhyArgs == nil {
 			j.WhyArgs = []any{}
 		}
@@ -1502,7 +1502,7 @@ func writeHosted(w io.Writer, p planJSON) {
 			dated = ", list price as of " + h.AsOf
 		}
 		against := " against " + plan.GroupFixed(p.disp(h.SelfHostedUSD), 0) + " self-hosted"
-		if h.WhyKey == "hosted.no_fit" {
+		if h.WhyKey == plan.MsgHostedNoFit.String() {
 			against = "" // nothing self-hosted fits: no bill of 0 to set against it
 		}
 		at := "at the target rate"
@@ -1523,7 +1523,7 @@ func writeHosted(w io.Writer, p planJSON) {
 		}
 		beaten := 0
 		for _, h := range rest {
-			if h.WhyKey != "hosted.no_fit" && h.SelfHostedUSD > 0 && h.SelfHostedUSD < h.MonthlyCostUSD {
+			if h.WhyKey != plan.MsgHostedNoFit.String() && h.SelfHostedUSD > 0 && h.SelfHostedUSD < h.MonthlyCostUSD {
 				beaten++
 			}
 		}

@@ -393,6 +393,21 @@ func TestPlanGolden(t *testing.T) {
 		{"spot-llama-3.1-8b-17b-tokens.txt", append(spotArgs, "--top", "5")},
 		{"serving-llama-3.1-8b-hosted.txt", []string{"--model", "llama-3.1-8b", "--requests-per-second", "20", "--prompt-tokens", "500",
 			"--output-tokens", "200", "--ttft-p95", "1s", "--top", "3"}},
+		// The JSON of plans whose reasons carry keys and typed arguments
+		// (why_key, why_args, none_reasons' key): the keys' names are a
+		// public contract that typed keys (plan.Msg) keep byte for byte.
+		// A serving plan with hosted APIs, a LoRA, DeepSeek-R1 at 100
+		// requests/s with its disaggregated alternative, a fine-tune in
+		// EUR with the offers that do not fit, and a layout no offer runs
+		// for different reasons.
+		{"serving-llama-3.1-8b-hosted.json", []string{"--model", "llama-3.1-8b", "--requests-per-second", "20", "--prompt-tokens", "500",
+			"--output-tokens", "200", "--ttft-p95", "1s", "--top", "3", "--json"}},
+		{"lora-llama-3.1-8b-100m.json", []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M", "--top", "3", "--json"}},
+		{"disagg-deepseek-r1-100rps.json", []string{"--model", "deepseek-r1", "--requests-per-second", "100", "--top", "3", "--json"}},
+		{"finetune-llama-3.1-70b-eur-all.json", []string{"--model", "llama-3.1-70b", "--task", "finetune", "--currency", "EUR", "--all",
+			"--top", "3", "--json"}},
+		{"none-llama-3.1-70b-1024-h100.json", []string{"--model", "llama-3.1-70b", "--task", "finetune", "--gpu", "h100-sxm", "--gpus", "1024",
+			"--train-tokens", "1B", "--json"}},
 	} {
 		code, out, errs := runPlanArgs(t, c.args...)
 		if code != 0 {

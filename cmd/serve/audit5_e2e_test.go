@@ -50,7 +50,7 @@ var audit5Jobs = []struct {
 	// it is now the faster alternative within twice the cheapest's cost
 	// (planner.AltCostBound), stated against the cheapest.
 	{name: "lora1b", frag: "m=llama-3.1-8b&t=lora&tok=1B",
-		says: func(lang string) []string { return []string{planTemplate(lang, "reason.fastest")} }},
+		says: func(lang string) []string { return []string{planTemplate(lang, planner.MsgReasonFastest)} }},
 	{name: "sheet", frag: "m=llama-3.1-8b&rps=5&show=prices.offers", sheet: true,
 		says: func(lang string) []string { return []string{page.Tr(lang, page.MsgOwnUnfit)} }},
 	{name: "yarn72", frag: "m=qwen2.5-72b&rps=1&s=60000", field: "rs-seq",
@@ -59,12 +59,7 @@ var audit5Jobs = []struct {
 }
 
 // planTemplate is a planner sentence's template in lang.
-func planTemplate(lang, key string) string {
-	if t, ok := page.PlanMessages[lang][key]; ok {
-		return t
-	}
-	return planner.English[key]
-}
+func planTemplate(lang string, key planner.Msg) string { return page.PlanText(lang, key) }
 
 // fixedWords are a template's runs of text between its verbs (%s,
 // %[2]s, %%) of at least 6 characters: what a page that says the

@@ -49,7 +49,7 @@ func TestTrainingRowsKeepTheGlobalBatch(t *testing.T) {
 		if math.Abs(ch.JobCostUSD-c.cheapUSD) > 0.005 {
 			t.Errorf("%s on %g tokens: cheapest %s at %.2f USD, want %.2f", c.model, c.tokens, ch.Offer.ID, ch.JobCostUSD, c.cheapUSD)
 		}
-		if fa.DP != c.seqs || !(fa.GPUs > float64(c.seqs)) || !hasNote(fa, "note.batch_wider") || !(fa.JobSeconds <= c.hours*3600) {
+		if fa.DP != c.seqs || !(fa.GPUs > float64(c.seqs)) || !hasNote(fa, plan.MsgNoteBatchWider) || !(fa.JobSeconds <= c.hours*3600) {
 			t.Errorf("%s on %g tokens: fastest %s ×%d, %d replicas on %v GPUs (TP %d × PP %d × CP %d) in %.0f h, want %d replicas of more than one GPU in ≤ %.0f h, with its note (%v)",
 				c.model, c.tokens, fa.Offer.ID, fa.Instances, fa.DP, fa.GPUs, fa.TP, fa.PP, fa.CP, fa.JobSeconds/3600, c.seqs, c.hours, fa.Notes)
 		}
@@ -69,7 +69,7 @@ func TestDeadlinePastTheBatch(t *testing.T) {
 		t.Fatal("no plan meets 300 h")
 	}
 	r := &res.Rows[res.Cheapest]
-	if r.DP > 256 || !(r.JobSeconds <= req.Filters.DeadlineSeconds) || !hasNote(r, "note.batch_wider") {
+	if r.DP > 256 || !(r.JobSeconds <= req.Filters.DeadlineSeconds) || !hasNote(r, plan.MsgNoteBatchWider) {
 		t.Errorf("cheapest %s ×%d: %d replicas, TP %d × PP %d × CP %d, %.0f h; notes %v", r.Offer.ID, r.Instances, r.DP, r.TP, r.PP, r.CP, r.JobSeconds/3600, r.Notes)
 	}
 }
@@ -93,7 +93,7 @@ func TestFixedLayoutPastTheBatch(t *testing.T) {
 		}
 	}
 	for _, r := range res.Unfit {
-		if r.FitReason.Key == "fit.batch_short" {
+		if r.FitReason.Key == plan.MsgFitBatchShort {
 			short++
 		}
 	}
@@ -124,7 +124,7 @@ func TestFewestInstancesPastTheBatch(t *testing.T) {
 		}
 		if r.Offer.ID == "verda-8b200.240v" && r.ScaledFrom == 0 {
 			b200 = true
-			if !hasNote(r, "note.batch_wider") || r.TP*r.PP*max(r.CP, 1) < 2 || int(r.GPUs) != r.DP*r.TP*r.PP*max(r.CP, 1) {
+			if !hasNote(r, plan.MsgNoteBatchWider) || r.TP*r.PP*max(r.CP, 1) < 2 || int(r.GPUs) != r.DP*r.TP*r.PP*max(r.CP, 1) {
 				t.Errorf("%s: %d replicas of TP %d × PP %d × CP %d on %v GPUs, notes %v", r.Offer.ID, r.DP, r.TP, r.PP, r.CP, r.GPUs, r.Notes)
 			}
 		}

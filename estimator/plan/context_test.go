@@ -79,7 +79,7 @@ func TestPastCardContextNote(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, n := range res.Notes {
-			if n.Key == "note.past_card_context" {
+			if n.Key == plan.MsgNotePastCardContext {
 				return n, true
 			}
 		}

@@ -174,7 +174,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		o := r.Offer
-		if !r.Fits || r.PassedOver.Key != "" || o == nil || o.GPUCount < 1 {
+		if !r.Fits || r.PassedOver.Key != NoMsg || o == nil || o.GPUCount < 1 {
 			continue
 		}
 		mem, hw := p.slice(o)
@@ -235,10 +235,10 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	money := Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true}
 	rack := disaggRack(best.Offer, pre, dec)
 	if best.Wins {
-		best.Why = Reason{Key: "disagg.sides_win", Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
+		best.Why = Reason{Key: MsgDisaggSidesWin, Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
 			100 * (1 - best.MonthlyCostUSD/agg.MonthlyCostUSD), rack}}
 	} else {
-		best.Why = Reason{Key: "disagg.sides_lose", Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
+		best.Why = Reason{Key: MsgDisaggSidesLose, Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
 			best.MonthlyCostUSD / agg.MonthlyCostUSD, rack}}
 	}
 	return best
@@ -255,7 +255,7 @@ func disaggRack(o *Offer, pre, dec DisaggWorker) Reason {
 	if n < 2 || wide < 2 || wide > n {
 		return Reason{}
 	}
-	return Reason{Key: "disagg.rack_span", Args: []any{max(pre.InstancesPerWorker, 1), max(dec.InstancesPerWorker, 1), n, o.RackGPUs}}
+	return Reason{Key: MsgDisaggRackSpan, Args: []any{max(pre.InstancesPerWorker, 1), max(dec.InstancesPerWorker, 1), n, o.RackGPUs}}
 }
 
 // disaggWorker is the plan's record of a worker of copy shape cs: its
@@ -506,17 +506,17 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 				// What set each count: the search's own test one worker
 				// fewer (disaggBound), the decode side beside the probe
 				// it was sized with.
-				dec.bound = disaggBound(dec.n, w.TPOTSeconds, "disagg.bound_tpot", func() (float64, bool) {
+				dec.bound = disaggBound(dec.n, w.TPOTSeconds, MsgDisaggBoundTPOT, func() (float64, bool) {
 					pt, ok := eval(probe, maxDisaggWorkers, dec.cs, dec.n-1)
 					return pt.TPOTAtSeconds, ok
 				})
-				if dec.bound.Key == "disagg.bound_rate" {
+				if dec.bound.Key == MsgDisaggBoundRate {
 					// The rate fills each decode worker's slots: say
 					// what caps them.
 					pt, _ := eval(probe, maxDisaggWorkers, dec.cs, dec.n)
 					dec.bound = decodeSlotsBound(pt, e)
 				}
-				pre.bound = disaggBound(pre.n, w.TTFTP95Seconds, "disagg.bound_ttft", func() (float64, bool) {
+				pre.bound = disaggBound(pre.n, w.TTFTP95Seconds, MsgDisaggBoundTTFT, func() (float64, bool) {
 					pt, ok := eval(pre.cs, pre.n-1, dec.cs, dec.n)
 					return pt.TTFTAtSeconds, ok
 				})
@@ -588,7 +588,7 @@ func (pl disaggPool) withSpare(gpus int) disaggPool {
 		pl.spare, pl.inst = max(gpus/max(pl.cs.tp, 1), 1), pl.inst+1
 	}
 	pl.n += pl.spare
-	pl.bound = Reason{Key: "disagg.bound_spare", Args: []any{pl.bound, pl.spare}}
+	pl.bound = Reason{Key: MsgDisaggBoundSpare, Args: []any{pl.bound, pl.spare}}
 	return pl
 }
 
@@ -599,15 +599,15 @@ func (pl disaggPool) withSpare(gpus int) disaggPool {
 // holds the rate) fails on the capacity (disagg.bound_rate) or else on
 // the target (key, where target is set); one worker is
 // disagg.bound_one, nothing fewer to try.
-func disaggBound(n int, target float64, key string, fewer func() (float64, bool)) Reason {
+func disaggBound(n int, target float64, key Msg, fewer func() (float64, bool)) Reason {
 	if n <= 1 {
-		return Reason{Key: "disagg.bound_one"}
+		return Reason{Key: MsgDisaggBoundOne}
 	}
 	at, ok := fewer()
 	if ok && target > 0 && at > target {
 		return Reason{Key: key}
 	}
-	return Reason{Key: "disagg.bound_rate"}
+	return Reason{Key: MsgDisaggBoundRate}
 }
 
 // decodeSlotsBound is the bound of a decode pool the request rate sizes
@@ -619,11 +619,11 @@ func decodeSlotsBound(pt estimator.DisaggPoint, e estimator.Engine) Reason {
 	slots := int(pt.DecodeSlots)
 	switch pt.DecodeSlotsBound {
 	case "kv":
-		return Reason{Key: "disagg.bound_rate_kv", Args: []any{slots}}
+		return Reason{Key: MsgDisaggBoundRateKV, Args: []any{slots}}
 	case "batch":
-		return Reason{Key: "disagg.bound_rate_seqs", Args: []any{slots, e.Settings().MaxSeqs}}
+		return Reason{Key: MsgDisaggBoundRateSeqs, Args: []any{slots, e.Settings().MaxSeqs}}
 	}
-	return Reason{Key: "disagg.bound_rate"}
+	return Reason{Key: MsgDisaggBoundRate}
 }
 
 // disaggSizing is one hardware shape's disaggregated pools (disaggSize)

@@ -75,7 +75,7 @@ func TestDisaggPlan(t *testing.T) {
 		t.Errorf("DP 8 EP 8 request: disaggregated workers %+v and %+v, aggregated TP %d", p, dd, rw.Rows[rw.Cheapest].TP)
 	}
 	agg := res.Rows[res.Cheapest].MonthlyCostUSD
-	if d.AggregatedUSD != agg || d.Wins != (d.MonthlyCostUSD < agg) || (d.Why.Key == "disagg.sides_win") != d.Wins {
+	if d.AggregatedUSD != agg || d.Wins != (d.MonthlyCostUSD < agg) || (d.Why.Key == plan.MsgDisaggSidesWin) != d.Wins {
 		t.Errorf("wins %v (%s) at %v against %v", d.Wins, d.Why.Key, d.MonthlyCostUSD, agg)
 	}
 	// One decode worker fewer misses the TPOT target or the load cap,
@@ -91,7 +91,7 @@ func TestDisaggPlan(t *testing.T) {
 			t.Errorf("%d decode workers would do", d.Decode-1)
 		}
 		// What the one fewer misses is what bound the count.
-		if want := map[bool]string{true: "disagg.bound_rate_kv", false: "disagg.bound_tpot"}[err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity]; d.DecodeBound.Key != want {
+		if want := map[bool]plan.Msg{true: plan.MsgDisaggBoundRateKV, false: plan.MsgDisaggBoundTPOT}[err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity]; d.DecodeBound.Key != want {
 			t.Errorf("decode bound %s, want %s", d.DecodeBound.Key, want)
 		}
 	}
@@ -100,7 +100,7 @@ func TestDisaggPlan(t *testing.T) {
 		if err == nil && pt.TTFTAtSeconds <= w.TTFTP95Seconds && pt.PrefillUtilization <= plan.DefaultMaxUtilisation {
 			t.Errorf("%d prefill workers would do", d.Prefill-1)
 		}
-		if want := map[bool]string{true: "disagg.bound_rate", false: "disagg.bound_ttft"}[err != nil || pt.PrefillUtilization > plan.DefaultMaxUtilisation]; d.PrefillBound.Key != want {
+		if want := map[bool]plan.Msg{true: plan.MsgDisaggBoundRate, false: plan.MsgDisaggBoundTTFT}[err != nil || pt.PrefillUtilization > plan.DefaultMaxUtilisation]; d.PrefillBound.Key != want {
 			t.Errorf("prefill bound %s, want %s", d.PrefillBound.Key, want)
 		}
 	}
@@ -294,11 +294,11 @@ func TestDisaggBoundNamesTheTarget(t *testing.T) {
 	for _, c := range []struct {
 		ttft, tpot     float64
 		prefill, dec   int
-		preKey, decKey string
+		preKey, decKey plan.Msg
 		why            string
 	}{
-		{0.3, 0.05, 4, 3, "disagg.bound_ttft", "disagg.bound_rate_kv", "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3,856 requests at once, as many as its KV cache holds)"},
-		{2, 0.03, 3, 13, "disagg.bound_rate", "disagg.bound_tpot", "× 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 13 (as many as the TPOT target needs)"},
+		{0.3, 0.05, 4, 3, plan.MsgDisaggBoundTTFT, plan.MsgDisaggBoundRateKV, "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3,856 requests at once, as many as its KV cache holds)"},
+		{2, 0.03, 3, 13, plan.MsgDisaggBoundRate, plan.MsgDisaggBoundTPOT, "× 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 13 (as many as the TPOT target needs)"},
 	} {
 		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: c.ttft, TPOTSeconds: c.tpot}
 		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
@@ -310,12 +310,12 @@ func TestDisaggBoundNamesTheTarget(t *testing.T) {
 			t.Errorf("TTFT %v TPOT %v: %d prefill (%s), %d decode (%s): %s", c.ttft, c.tpot, d.Prefill, d.PrefillBound.Key, d.Decode, d.DecodeBound.Key, d.Why)
 		}
 		// One worker fewer holds the rate and misses the target.
-		if c.preKey == "disagg.bound_ttft" {
+		if c.preKey == plan.MsgDisaggBoundTTFT {
 			if pt, err := disaggAt(t, in, o, d, w, d.Prefill-1, d.Decode); err != nil || pt.PrefillUtilization > plan.DefaultMaxUtilisation || pt.TTFTAtSeconds <= c.ttft {
 				t.Errorf("%d prefill workers: TTFT %v at load %v (%v)", d.Prefill-1, pt.TTFTAtSeconds, pt.PrefillUtilization, err)
 			}
 		}
-		if c.decKey == "disagg.bound_tpot" {
+		if c.decKey == plan.MsgDisaggBoundTPOT {
 			if pt, err := disaggAt(t, in, o, d, w, 1024, d.Decode-1); err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity || pt.TPOTAtSeconds <= c.tpot {
 				t.Errorf("%d decode workers: TPOT %v at capacity %v (%v)", d.Decode-1, pt.TPOTAtSeconds, pt.DecodeCapacity, err)
 			}
@@ -428,12 +428,12 @@ func TestDisaggDecodeSlots(t *testing.T) {
 	for _, c := range []struct {
 		prompt, output int
 		rate           float64
-		key            string
+		key            plan.Msg
 		slots          int
 		why            string
 	}{
-		{128, 128, 1500, "disagg.bound_rate_seqs", 1024, "each decoding at most 1,024 requests at once, the engine's running-sequence limit (--max-num-seqs)"},
-		{8192, 1024, 100, "disagg.bound_rate_kv", 0, "as many as its KV cache holds"},
+		{128, 128, 1500, plan.MsgDisaggBoundRateSeqs, 1024, "each decoding at most 1,024 requests at once, the engine's running-sequence limit (--max-num-seqs)"},
+		{8192, 1024, 100, plan.MsgDisaggBoundRateKV, 0, "as many as its KV cache holds"},
 	} {
 		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: c.rate, PromptTokens: c.prompt, OutputTokens: c.output, TTFTP95Seconds: 5, TPOTSeconds: 0.5}
 		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
@@ -532,7 +532,7 @@ func TestDisaggPlanSpotSpare(t *testing.T) {
 	if d.PrefillSpare != 1 || d.DecodeSpare != 1 || dod.PrefillSpare != 0 || dod.DecodeSpare != 0 {
 		t.Errorf("spares: spot %d + %d, on demand %d + %d; want 1 + 1 and none", d.PrefillSpare, d.DecodeSpare, dod.PrefillSpare, dod.DecodeSpare)
 	}
-	if d.PrefillBound.Key != "disagg.bound_spare" || d.DecodeBound.Key != "disagg.bound_spare" ||
+	if d.PrefillBound.Key != plan.MsgDisaggBoundSpare || d.DecodeBound.Key != plan.MsgDisaggBoundSpare ||
 		!strings.Contains(d.Why.String(), "(as many as the request rate needs under the load cap; 1 of them a spare for a spot reclaim)") {
 		t.Errorf("spot: bounds %s, %s; reason %q", d.PrefillBound.Key, d.DecodeBound.Key, d.Why)
 	}

@@ -43,9 +43,9 @@ func AutoEngine(in estimator.Input, kind Kind, g estimator.Generation) (estimato
 	case in.Compiled:
 		return estimator.HF, Reason{}
 	case kind == Serving:
-		return estimator.VLLM, Reason{Key: "note.serving_engine"}
+		return estimator.VLLM, Reason{Key: MsgNoteServingEngine}
 	case !generates(in.Arch):
-		return estimator.HF, Reason{Key: "note.batch_engine_encoder"}
+		return estimator.HF, Reason{Key: MsgNoteBatchEngineEncoder}
 	}
 	in.Engine = estimator.HF
 	hf := estimator.SupportForJob(g, in)
@@ -55,12 +55,12 @@ func AutoEngine(in estimator.Input, kind Kind, g estimator.Generation) (estimato
 	case !hf.Runs:
 		// Neither runs the job here: the row says so as vLLM's.
 	case !vllm.Runs:
-		return estimator.HF, Reason{Key: "note.batch_hf_gpu", Args: []any{g.String()}}
+		return estimator.HF, Reason{Key: MsgNoteBatchHFGPU, Args: []any{g.String()}}
 	case vllm.Why == estimator.SupportNoQuantModel && hf.Weights == in.Weights:
 		// vLLM has the format's kernels but refuses the model's dtype for
 		// them here (estimator.quantRefused); transformers runs the
 		// quantised model in fp16.
-		return estimator.HF, Reason{Key: "note.batch_hf_quant_model", Args: []any{in.Weights.String(), in.Arch.ModelType, g.String()}}
+		return estimator.HF, Reason{Key: MsgNoteBatchHFQuantModel, Args: []any{in.Weights.String(), in.Arch.ModelType, g.String()}}
 	case vllm.Weights != hf.Weights && vllm.Weights != in.Weights && vllm.Why != estimator.SupportNoFP16Model:
 		// HF keeps the format vLLM has no kernel for (int8 on AMD). Where
 		// vLLM runs the job's format and HF does not (fp8 on an A100:
@@ -69,9 +69,9 @@ func AutoEngine(in estimator.Input, kind Kind, g estimator.Generation) (estimato
 		// refuses in fp16 (Gemma 2/3 on a T4) stays: the refusal is for
 		// the model's numerics in fp16, which HF's fp16 would run all the
 		// same.
-		return estimator.HF, Reason{Key: "note.batch_hf_weights", Args: []any{in.Weights.String(), g.String()}}
+		return estimator.HF, Reason{Key: MsgNoteBatchHFWeights, Args: []any{in.Weights.String(), g.String()}}
 	}
-	return estimator.VLLM, Reason{Key: "note.batch_engine"}
+	return estimator.VLLM, Reason{Key: MsgNoteBatchEngine}
 }
 
 // generates reports whether a model generates tokens: not an encoder

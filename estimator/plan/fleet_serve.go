@@ -90,7 +90,7 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 	// because its price is old.
 	passed := map[string]bool{}
 	for i := range res.Rows {
-		if r := &res.Rows[i]; r.PassedOver.Key != "" && r.Offer != nil {
+		if r := &res.Rows[i]; r.PassedOver.Key != NoMsg && r.Offer != nil {
 			passed[r.Offer.ID] = true
 		}
 	}
@@ -201,7 +201,7 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 // requests/s ranked three on-demand offers whose best mix was $2,820 a
 // month, where a GCP L4 offer's spot mix is $1,315.
 func (p *planner) fleetCandidates(rows []Row, fo FleetOptions) []Row {
-	ok := func(r *Row) bool { return r.Fits && r.Offer != nil && r.PassedOver.Key == "" }
+	ok := func(r *Row) bool { return r.Fits && r.Offer != nil && r.PassedOver.Key == NoMsg }
 	var idx []int
 	for i := range rows {
 		if ok(&rows[i]) {
@@ -306,11 +306,11 @@ func (p *planner) hostedDay(fo FleetOptions, rows []FleetRow, mix *MixedFleet) [
 		hc := HostedComparison{API: h, MonthlyCostUSD: month * perReq, SelfHostedUSD: self, OverLoadCurve: true}
 		switch {
 		case name == nil:
-			hc.Why = Reason{Key: "hosted.no_fit", Args: []any{h.ID}}
+			hc.Why = Reason{Key: MsgHostedNoFit, Args: []any{h.ID}}
 		case self < hc.MonthlyCostUSD:
-			hc.Why = Reason{Key: "hosted.day_rent_cheaper", Args: []any{name, h.ID}}
+			hc.Why = Reason{Key: MsgHostedDayRentCheaper, Args: []any{name, h.ID}}
 		default:
-			hc.Why = Reason{Key: "hosted.day_api_cheaper", Args: []any{h.ID, name}}
+			hc.Why = Reason{Key: MsgHostedDayAPICheaper, Args: []any{h.ID, name}}
 		}
 		out = append(out, hc)
 	}
@@ -350,8 +350,8 @@ func (s *fleetSizer) load(r *Row, lam float64) (float64, Reason, bool) {
 func (s *fleetSizer) loadOn(r *Row, cs copyShape, sc *serveCurve, lam float64) (float64, Reason, bool) {
 	if !sc.ok || !(sc.mu > 0) {
 		why := sc.why
-		if why.Key == "" {
-			why = Reason{Key: "slo.kv_pool"}
+		if why.Key == NoMsg {
+			why = Reason{Key: MsgSLOKVPool}
 		}
 		return 0, why, false
 	}
@@ -368,7 +368,7 @@ func (s *fleetSizer) loadOn(r *Row, cs copyShape, sc *serveCurve, lam float64) (
 		rho = v
 	}
 	if !(rho > 0) {
-		return 0, Reason{Key: "slo.kv_pool"}, false
+		return 0, Reason{Key: MsgSLOKVPool}, false
 	}
 	return lam / rho, Reason{}, true
 }
@@ -594,7 +594,7 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *Fle
 	in.NoSpot = fo.NoSpot
 	fp, err := Fleet(in)
 	if err != nil {
-		fr.Reason = Reason{Key: "fit.no_price", Args: []any{OnDemand.String()}}
+		fr.Reason = Reason{Key: MsgFitNoPrice, Args: []any{OnDemand.String()}}
 		return
 	}
 	fr.Plan, fr.Sized = fp, true

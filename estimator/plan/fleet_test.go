@@ -410,7 +410,7 @@ func TestFleetCandidatesByPriceModel(t *testing.T) {
 	// cheapest best mix: what a fleet of three offers chose from before.
 	lead := map[string]bool{}
 	for i := range few.Peak.Rows {
-		if r := &few.Peak.Rows[i]; r.Fits && r.PassedOver.Key == "" && len(lead) < 3 {
+		if r := &few.Peak.Rows[i]; r.Fits && r.PassedOver.Key == plan.NoMsg && len(lead) < 3 {
 			lead[r.Offer.ID] = true
 		}
 	}

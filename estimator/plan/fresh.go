@@ -127,30 +127,30 @@ func passOver(rows []Row, days int) {
 			// price runs the job. The sentence says which staleness this
 			// price has, as for a GPU with a fresh price of its own: it
 			// said "older than the window or of an estimated date".
-			r.PassedOver = Reason{Key: "reason.stale_est_elsewhere", Args: []any{label(r), r.Offer.AsOf}}
+			r.PassedOver = Reason{Key: MsgReasonStaleEstElsewhere, Args: []any{label(r), r.Offer.AsOf}}
 		case r.Stale && best < 2 && g >= 2:
-			r.PassedOver = Reason{Key: "reason.stale_elsewhere", Args: []any{label(r), r.Offer.AsOf, float64(days)}}
+			r.PassedOver = Reason{Key: MsgReasonStaleElsewhere, Args: []any{label(r), r.Offer.AsOf, float64(days)}}
 		case r.Stale && best < 2:
 			switch o := r.Offer; {
 			case o.PriceAgeDays < 0 && o.AsOf == "":
-				r.PassedOver = Reason{Key: "reason.stale_undated", Args: []any{label(r)}}
+				r.PassedOver = Reason{Key: MsgReasonStaleUndated, Args: []any{label(r)}}
 			case o.AsOfGuessed():
-				r.PassedOver = Reason{Key: "reason.stale_estimated", Args: []any{label(r), o.AsOf}}
+				r.PassedOver = Reason{Key: MsgReasonStaleEstimated, Args: []any{label(r), o.AsOf}}
 			default:
-				r.PassedOver = Reason{Key: "reason.stale", Args: []any{label(r), o.AsOf, float64(days)}}
+				r.PassedOver = Reason{Key: MsgReasonStale, Args: []any{label(r), o.AsOf, float64(days)}}
 			}
 		case r.Host.Short && !r.Offer.FarBelowMedian && !r.Offer.ToVerify && !(r.Pricing == Spot && r.Offer.SpotFarBelow):
-			r.PassedOver = Reason{Key: "reason.host_short", Args: []any{label(r), r.Host.Reason}}
+			r.PassedOver = Reason{Key: MsgReasonHostShort, Args: []any{label(r), r.Host.Reason}}
 		case r.Pricing == Spot && r.Offer.SpotFarBelow && !r.Offer.FarBelowMedian:
-			r.PassedOver = Reason{Key: "reason.spot_far_below", Args: []any{label(r), 100 * SpotFloorShare}}
+			r.PassedOver = Reason{Key: MsgReasonSpotFarBelow, Args: []any{label(r), 100 * SpotFloorShare}}
 		case r.Offer.ToVerify && !r.Offer.FarBelowMedian && g < c:
-			r.PassedOver = Reason{Key: "reason.to_verify", Args: []any{label(r)}}
+			r.PassedOver = Reason{Key: MsgReasonToVerify, Args: []any{label(r)}}
 		case r.Offer.ToVerify && !r.Offer.FarBelowMedian:
-			r.PassedOver = Reason{Key: "reason.to_verify_elsewhere", Args: []any{label(r)}}
+			r.PassedOver = Reason{Key: MsgReasonToVerifyElsewhere, Args: []any{label(r)}}
 		case g < c:
-			r.PassedOver = Reason{Key: "reason.far_below", Args: []any{label(r)}}
+			r.PassedOver = Reason{Key: MsgReasonFarBelow, Args: []any{label(r)}}
 		default:
-			r.PassedOver = Reason{Key: "reason.far_below_elsewhere", Args: []any{label(r)}}
+			r.PassedOver = Reason{Key: MsgReasonFarBelowElsewhere, Args: []any{label(r)}}
 		}
 	}
 }
@@ -165,7 +165,7 @@ func cheaperFlagged(res *Result) int {
 	pick := res.Rows[res.Cheapest].cost
 	for i := range res.Rows {
 		r := &res.Rows[i]
-		if r.Fits && r.PassedOver.Key != "" && r.cost < pick {
+		if r.Fits && r.PassedOver.Key != NoMsg && r.cost < pick {
 			return i // rows are in cost order
 		}
 	}

@@ -103,7 +103,7 @@ func TestPicksRestOnFreshPrices(t *testing.T) {
 					t.Errorf("%s: Stale %v, want %v", id, row.Stale, want)
 				}
 				want := contains(c.passed, id)
-				if (row.PassedOver.Key != "") != want || (want && row.Recommendation != plan.RecNone) {
+				if (row.PassedOver.Key != plan.NoMsg) != want || (want && row.Recommendation != plan.RecNone) {
 					t.Errorf("%s: passed over %v (%s), recommendation %v", id, row.PassedOver, row.PassedOver, row.Recommendation)
 				}
 				if want && res.WhyNot(i).Key != row.PassedOver.Key {
@@ -114,7 +114,7 @@ func TestPicksRestOnFreshPrices(t *testing.T) {
 				}
 			}
 			for _, k := range []int{res.Fastest, res.Quickest, res.Value} {
-				if k >= 0 && res.Rows[k].PassedOver.Key != "" {
+				if k >= 0 && res.Rows[k].PassedOver.Key != plan.NoMsg {
 					t.Errorf("pick %s rests on a passed-over row", res.Rows[k].Offer.ID)
 				}
 			}
@@ -133,12 +133,12 @@ func TestStaleElsewhereSaysWhich(t *testing.T) {
 	l4, a10 := gpuOffer(t, "l4", 1, estimator.BF16), gpuOffer(t, "a10", 1, estimator.BF16)
 	for _, c := range []struct {
 		old  plan.Offer
-		key  string
+		key  plan.Msg
 		want string
 	}{
-		{priced(l4, "old", 0.5, 400, false, false), "reason.stale_elsewhere",
+		{priced(l4, "old", 0.5, 400, false, false), plan.MsgReasonStaleElsewhere,
 			"old l4: its price, from 2026-01-01, is older than the 180-day freshness window, and plans on prices dated within the window run the job: not picked (verify the price to use it)"},
-		{priced(l4, "est", 0.5, 30, true, false), "reason.stale_est_elsewhere",
+		{priced(l4, "est", 0.5, 30, true, false), plan.MsgReasonStaleEstElsewhere,
 			"est l4: its price's date, 2026-01-01, is an estimate, and plans on prices dated within the freshness window run the job: not picked (verify the price to use it)"},
 	} {
 		res := mustPlan(t, req, []plan.Offer{c.old, priced(a10, "new", 5, 30, false, false)}, plan.Options{})
@@ -237,17 +237,17 @@ func TestAlonePickSaysWhyAlone(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		offers []plan.Offer
-		key    string
+		key    plan.Msg
 		text   string
 	}{
 		{"fresh pick, a stale row passed over", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(l4, "new", 0.8, 30, false, false)},
-			"reason.cheapest_alone", "new l4: the only plan that fits on an unflagged price, at 0.344 USD"},
+			plan.MsgReasonCheapestAlone, "new l4: the only plan that fits on an unflagged price, at 0.344 USD"},
 		{"a stale price, nothing else fits", []plan.Offer{priced(l4, "old", 0.5, 400, false, false)},
-			"reason.cheapest_only", "old l4: the only plan that fits, at 0.215 USD"},
+			plan.MsgReasonCheapestOnly, "old l4: the only plan that fits, at 0.215 USD"},
 		{"a fresh price, nothing else fits", []plan.Offer{priced(l4, "new", 0.8, 30, false, false)},
-			"reason.cheapest_only", "new l4: the only plan that fits, at 0.344 USD"},
+			plan.MsgReasonCheapestOnly, "new l4: the only plan that fits, at 0.344 USD"},
 		{"a far-below pick, a stale row passed over", []plan.Offer{priced(l4, "far", 0.1, 30, false, true), priced(l4, "old", 0.8, 400, false, false)},
-			"reason.cheapest_flagged", "far l4: the only plan that fits on a price flagged no worse than its own, at 0.0431 USD"},
+			plan.MsgReasonCheapestFlagged, "far l4: the only plan that fits on a price flagged no worse than its own, at 0.0431 USD"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := mustPlan(t, req, c.offers, plan.Options{})

@@ -22,7 +22,7 @@ func TestHostedWhenNothingFits(t *testing.T) {
 	}
 	h := res.Hosted[0]
 	want := 20 * 730 * 3600 * (500*0.2 + 200*0.6) / 1e6
-	if !closeTo(h.MonthlyCostUSD, want) || h.SelfHostedUSD != 0 || h.BreakEvenRPS != 0 || h.Why.Key != "hosted.no_fit" ||
+	if !closeTo(h.MonthlyCostUSD, want) || h.SelfHostedUSD != 0 || h.BreakEvenRPS != 0 || h.Why.Key != plan.MsgHostedNoFit ||
 		h.Why.String() != "no self-hosted plan fits the job to compare with api" {
 		t.Errorf("%+v (%q), want %.2f USD/month and hosted.no_fit", h, h.Why, want)
 	}
@@ -63,15 +63,15 @@ func TestHostedOverLoadCurve(t *testing.T) {
 		}
 		for _, h := range res.Peak.Hosted {
 			perReq := (prompt*h.API.InputUSDPerMillion + output*h.API.OutputUSDPerMillion) / 1e6
-			want, key := month*perReq, "hosted.day_api_cheaper"
+			want, key := month*perReq, plan.MsgHostedDayAPICheaper
 			if self < want {
-				key = "hosted.day_rent_cheaper"
+				key = plan.MsgHostedDayRentCheaper
 			}
 			if !h.OverLoadCurve || !closeTo(h.MonthlyCostUSD, want) || !closeTo(h.SelfHostedUSD, self) || h.BreakEvenRPS != 0 || h.Why.Key != key {
 				t.Errorf("buckets %d: %+v, want %.2f USD/month against %.2f, %s", len(fo.Buckets), h, want, self, key)
 			}
 		}
-		if h := res.Peak.Hosted; h[0].API.ID != "cheap" || h[0].Why.Key != "hosted.day_api_cheaper" || h[1].Why.Key != "hosted.day_rent_cheaper" {
+		if h := res.Peak.Hosted; h[0].API.ID != "cheap" || h[0].Why.Key != plan.MsgHostedDayAPICheaper || h[1].Why.Key != plan.MsgHostedDayRentCheaper {
 			t.Errorf("cheap API then dear, each against the fleet: %v; %v", h[0].Why, h[1].Why)
 		}
 	}
@@ -94,13 +94,13 @@ func TestHostedBatch(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		apis []plan.HostedAPI
-		key  string
+		key  plan.Msg
 		usd  float64
 	}{
 		{"the API is cheaper", []plan.HostedAPI{{ID: "dear", InputUSDPerMillion: 5, OutputUSDPerMillion: 15, AsOf: "2026-08-01"},
-			{ID: "cheap", InputUSDPerMillion: 0.001, OutputUSDPerMillion: 0.002, AsOf: "2026-08-01"}}, "hosted.batch_api", 1e5 * (500*0.001 + 200*0.002) / 1e6},
+			{ID: "cheap", InputUSDPerMillion: 0.001, OutputUSDPerMillion: 0.002, AsOf: "2026-08-01"}}, plan.MsgHostedBatchAPI, 1e5 * (500*0.001 + 200*0.002) / 1e6},
 		{"self-hosting is cheaper", []plan.HostedAPI{{ID: "dear", InputUSDPerMillion: 5, OutputUSDPerMillion: 15, AsOf: "2026-08-01"}},
-			"hosted.batch_self", 1e5 * (500*5 + 200*15) / 1e6},
+			plan.MsgHostedBatchSelf, 1e5 * (500*5 + 200*15) / 1e6},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := req
@@ -130,7 +130,7 @@ func TestHostedBatch(t *testing.T) {
 
 func hostedNote(notes []plan.Reason) *plan.Reason {
 	for i := range notes {
-		if strings.HasPrefix(notes[i].Key, "hosted.batch") {
+		if notes[i].Key == plan.MsgHostedBatchAPI || notes[i].Key == plan.MsgHostedBatchSelf {
 			return &notes[i]
 		}
 	}
@@ -161,7 +161,7 @@ func TestHostedBreakEvenSaw(t *testing.T) {
 	row, h := at(10)
 	const unit, perRPS = 2920.0, 315.36
 	mu := row.SustainableRPSPerReplica
-	if h.Why.Key != "hosted.cheaper_than_api_above" {
+	if h.Why.Key != plan.MsgHostedCheaperThanAPIAbove {
 		t.Fatalf("why %s: want hosted.cheaper_than_api_above", h.Why)
 	}
 	if be := unit / perRPS; math.Abs(h.BreakEvenRPS-be) > 1e-9 {

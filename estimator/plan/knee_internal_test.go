@@ -63,13 +63,13 @@ func TestCheapestWinsCostTiesOnSpeed(t *testing.T) {
 		return res
 	}
 	res := plan([2]float64{9.3597, 4222}, [2]float64{9.3656, 2111}, [2]float64{9.71, 1153}, [2]float64{12.13, 1103})
-	if res.Cheapest != 1 || res.Rows[res.Cheapest].Why.Key != "reason.cheapest_tie" {
+	if res.Cheapest != 1 || res.Rows[res.Cheapest].Why.Key != MsgReasonCheapestTie {
 		t.Errorf("cheapest %d (%s), want row 1 by the tie", res.Cheapest, res.Rows[max(res.Cheapest, 0)].Why)
 	}
 	if got := res.Rows[1].Why.String(); got != "p b: cheapest that fits at 9.37 USD, within 1% of the lowest cost (p a, at 9.36 USD) for 2.00× its speed" {
 		t.Errorf("the tie's sentence: %q", got)
 	}
-	if w := res.WhyNot(0); w.Key != "reason.cost_tie" || w.String() != "p a: p b costs at most 1% more and runs 2.00× as fast" {
+	if w := res.WhyNot(0); w.Key != MsgReasonCostTie || w.String() != "p a: p b costs at most 1% more and runs 2.00× as fast" {
 		t.Errorf("the lowest-cost row's why-not: %q (%s)", w.String(), w.Key)
 	}
 	if len(res.Pareto) == 0 || res.Pareto[0] != 1 {
@@ -78,7 +78,7 @@ func TestCheapestWinsCostTiesOnSpeed(t *testing.T) {
 	// 2% dearer is not a tie; within 1% but less than 1% faster is a tie
 	// the lowest cost keeps.
 	for _, c := range [][2][2]float64{{{10, 100}, {10.2, 50}}, {{10, 100}, {10.05, 99.5}}} {
-		if res := plan(c[0], c[1]); res.Cheapest != 0 || res.Rows[0].Why.Key != "reason.cheapest" {
+		if res := plan(c[0], c[1]); res.Cheapest != 0 || res.Rows[0].Why.Key != MsgReasonCheapest {
 			t.Errorf("%v: cheapest %d (%s), want the lowest cost", c, res.Cheapest, res.Rows[0].Why.Key)
 		}
 	}
@@ -132,7 +132,7 @@ func TestFastestWinsTimeTiesOnCost(t *testing.T) {
 		t.Errorf("the passed-over row's sentence: %q", got)
 	}
 	// 0.37 h is 11.6% faster than the B200: no tie.
-	if res := plan(Training, l4, b200, [2]float64{40, 0.37 * 3600}); res.Fastest != 2 || res.WhyFastest.Key != "reason.fastest" {
+	if res := plan(Training, l4, b200, [2]float64{40, 0.37 * 3600}); res.Fastest != 2 || res.WhyFastest.Key != MsgReasonFastest {
 		t.Errorf("a plan 11.6%% faster: fastest %d (%s), want row 2", res.Fastest, res.WhyFastest.Key)
 	}
 	// Serving ranks by the p95 time per request, whose error spreads
@@ -142,7 +142,7 @@ func TestFastestWinsTimeTiesOnCost(t *testing.T) {
 	// no alternative.
 	r1 := [][2]float64{{0.20e6, 1.0745}, {0.30e6, 1}}
 	res = plan(Serving, r1...)
-	if res.Fastest != 0 || res.WhyFastest.Key != "reason.fastest_cheapest_tie" || res.Rows[1].Why.Key != "reason.fastest_passed" {
+	if res.Fastest != 0 || res.WhyFastest.Key != MsgReasonFastestCheapestTie || res.Rows[1].Why.Key != MsgReasonFastestPassed {
 		t.Errorf("serving, a 7.45%% lead: fastest %d (%s), row 1 %s", res.Fastest, res.WhyFastest.Key, res.Rows[1].Why.Key)
 	}
 	if got := res.WhyFastest.String(); got != "p a: the cheapest plan is also the fastest, p95 1.07 s per request, within 9% of the shortest time (p b, p95 1.00 s per request) for 0.667× its cost" {
@@ -151,7 +151,7 @@ func TestFastestWinsTimeTiesOnCost(t *testing.T) {
 	if got := res.WhyNot(1).String(); got != "p b: 1.07× as fast as p a, within the 9% the estimate cannot tell apart, for 1.50× its cost: not the fastest pick" {
 		t.Errorf("serving, the passed-over row's sentence: %q", got)
 	}
-	if res := plan(Training, r1...); res.Fastest != -1 || res.Value != 0 || res.WhyFastest.Key != "reason.no_alternative" {
+	if res := plan(Training, r1...); res.Fastest != -1 || res.Value != 0 || res.WhyFastest.Key != MsgReasonNoAlternative {
 		t.Errorf("training, a 7.45%% lead: fastest %d (%s), value %d, want none", res.Fastest, res.WhyFastest.Key, res.Value)
 	}
 	// A batch job's time is its throughput's: a 10% lead is a tie

@@ -146,7 +146,7 @@ func TestPlanBF16StatesSearchZeRO1(t *testing.T) {
 				}
 			}
 		}
-		if n == 0 || !slices.ContainsFunc(res.Notes, func(r plan.Reason) bool { return r.Key == "note.bf16_states_zero" }) {
+		if n == 0 || !slices.ContainsFunc(res.Notes, func(r plan.Reason) bool { return r.Key == plan.MsgNoteBF16StatesZero }) {
 			t.Errorf("%v: %d rows fit; notes %v", task, n, res.Notes)
 		}
 		req.ZeROOpen = false

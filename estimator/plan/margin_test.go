@@ -78,7 +78,7 @@ func TestFitInsideTheMarginSaysSo(t *testing.T) {
 		fr := mustPlan(t, fixed, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
 		noted := false
 		for _, n := range fr.Notes {
-			noted = noted || n.Key == "note.inside_margin"
+			noted = noted || n.Key == plan.MsgNoteInsideMargin
 		}
 		if !fr.Fits || noted != !c.fits {
 			t.Errorf("%.0f%% free, layout given: fits %v, noted %v (%v)", 100*c.free, fr.Fits, noted, fr.Notes)

@@ -186,7 +186,7 @@ func TestWideExpertParallel(t *testing.T) {
 	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
 	ether := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
 	ether.NetworkGbps, ether.NetworkFabric = 320, "ethernet"
-	if r := serveOne(t, in, ether, w, false); !r.Fits || r.EP > 1 || r.PP != 2 || !hasNote(&r, "note.wide_ep_network") {
+	if r := serveOne(t, in, ether, w, false); !r.Fits || r.EP > 1 || r.PP != 2 || !hasNote(&r, plan.MsgNoteWideEPNetwork) {
 		t.Errorf("320 Gbit/s Ethernet: fits %v, TP %d PP %d EP %d, notes %v: want TP 8 PP 2 and note.wide_ep_network", r.Fits, r.TP, r.PP, r.EP, r.Notes)
 	}
 	for _, gbps := range []float64{3200, 320} {
@@ -251,7 +251,7 @@ func TestWideExpertParallelAtTheEngineDefault(t *testing.T) {
 		}
 		noted := false
 		for _, n := range r.Notes {
-			noted = noted || n.Key == "note.mem_share"
+			noted = noted || n.Key == plan.MsgNoteMemShare
 		}
 		switch eng {
 		case estimator.SGLang:
@@ -347,7 +347,7 @@ func TestNoCopyOverSmallVMs(t *testing.T) {
 		t.Errorf("picked %s, TP %d, %d instances a copy; want g4dn.metal, TP 8 on one instance", r.Offer.ID, r.TP, r.InstancesPerReplica)
 	}
 	for _, r := range res.Rows {
-		if r.Offer.ID != "g4dn.metal" && (r.Fits || r.FitReason.Key != "fit.span_node") {
+		if r.Offer.ID != "g4dn.metal" && (r.Fits || r.FitReason.Key != plan.MsgFitSpanNode) {
 			t.Errorf("%s: fits %v over %d instances a copy (%v), want fit.span_node", r.Offer.ID, r.Fits, r.InstancesPerReplica, r.FitReason)
 		}
 	}
@@ -396,7 +396,7 @@ func TestWideEPNotOverTCPXO(t *testing.T) {
 			}
 			continue
 		}
-		i := slices.IndexFunc(r.Notes, func(n plan.Reason) bool { return n.Key == "note.wide_ep_network" })
+		i := slices.IndexFunc(r.Notes, func(n plan.Reason) bool { return n.Key == plan.MsgNoteWideEPNetwork })
 		if r.EP > 1 || r.PP != 2 || i < 0 || !strings.Contains(r.Notes[i].String(), "GPUDirect-TCPX/TCPXO carry NCCL only") {
 			t.Errorf("%s: TP %d PP %d EP %d, notes %v", r.Offer.ID, r.TP, r.PP, r.EP, r.Notes)
 		}

@@ -55,11 +55,11 @@ func (p *planner) ownUnchecked(o *Offer) []string {
 }
 
 // uncheckedNotes are the notes of Row.Unchecked, one a column.
-var uncheckedNotes = map[string]string{
-	ColumnRegion:  "note.own_no_region",
-	ColumnVCPUs:   "note.own_no_vcpus",
-	ColumnRAM:     "note.own_no_ram",
-	ColumnCountry: "note.own_no_country",
+var uncheckedNotes = map[string]Msg{
+	ColumnRegion:  MsgNoteOwnNoRegion,
+	ColumnVCPUs:   MsgNoteOwnNoVCPUs,
+	ColumnRAM:     MsgNoteOwnNoRAM,
+	ColumnCountry: MsgNoteOwnNoCountry,
 }
 
 // UncheckedNote is the note of an unchecked filter's column (a name of
@@ -121,7 +121,7 @@ func count(n float64) any {
 // and speed: it fits, or misses only the budget or the deadline (a
 // hypothetical instance's price is the user's to find).
 func holds(r *Row) bool {
-	return r.Fits || r.FitReason.Key == "fit.over_budget" || r.FitReason.Key == "fit.past_deadline"
+	return r.Fits || r.FitReason.Key == MsgFitOverBudget || r.FitReason.Key == MsgFitPastDeadline
 }
 
 // ownShortfall is the fit reason of the user's own offer o that one
@@ -172,12 +172,12 @@ func (p *planner) ownSearch(o *Offer) Reason {
 	// is the layout's; a copy short of KV pool, not of its peak), the
 	// reason says the instance that holds the job, or asks for the
 	// network.
-	plain := Reason{Key: "fit.no_fabric_own"}
+	plain := Reason{Key: MsgFitNoFabricOwn}
 	if p.req.Workload.Kind != Training && !serveNode(o) {
-		plain = Reason{Key: "fit.span_node"} // no network lets a copy span o
+		plain = Reason{Key: MsgFitSpanNode} // no network lets a copy span o
 	}
 	if more {
-		plain = Reason{Key: "fit.own_more_gpus", Args: []any{count(o.GPUCount), o.GPU, gpus, o.GPU, layout}}
+		plain = Reason{Key: MsgFitOwnMoreGPUs, Args: []any{count(o.GPUCount), o.GPU, gpus, o.GPU, layout}}
 	}
 	if p.req.Workload.Kind == Training {
 		return plain
@@ -205,11 +205,11 @@ func (p *planner) ownSearch(o *Offer) Reason {
 	case !ok:
 		return plain
 	case more && found:
-		return Reason{Key: "fit.own_gpus_or_weights", Args: []any{count(o.GPUCount), o.GPU, need, tp, usable, gpus, o.GPU, layout, smaller.String()}}
+		return Reason{Key: MsgFitOwnGPUsOrWeights, Args: []any{count(o.GPUCount), o.GPU, need, tp, usable, gpus, o.GPU, layout, smaller.String()}}
 	case more:
-		return Reason{Key: "fit.own_gpus", Args: []any{count(o.GPUCount), o.GPU, need, tp, usable, gpus, o.GPU, layout}}
+		return Reason{Key: MsgFitOwnGPUs, Args: []any{count(o.GPUCount), o.GPU, need, tp, usable, gpus, o.GPU, layout}}
 	case found:
-		return Reason{Key: "fit.own_weights", Args: []any{count(o.GPUCount), o.GPU, need, tp, usable, smaller.String()}}
+		return Reason{Key: MsgFitOwnWeights, Args: []any{count(o.GPUCount), o.GPU, need, tp, usable, smaller.String()}}
 	}
 	return plain
 }

@@ -36,8 +36,8 @@ func TestOwnRowsKeptPastEmptyColumns(t *testing.T) {
 		got[r.Offer.ID] = r.Unchecked
 		var notes []string
 		for _, n := range r.Notes {
-			if n.Key == "note.own_no_region" || n.Key == "note.own_no_vcpus" || n.Key == "note.own_no_ram" {
-				notes = append(notes, n.Key)
+			if n.Key == plan.MsgNoteOwnNoRegion || n.Key == plan.MsgNoteOwnNoVCPUs || n.Key == plan.MsgNoteOwnNoRAM {
+				notes = append(notes, n.Key.String())
 			}
 		}
 		if len(notes) != len(r.Unchecked) {
@@ -81,7 +81,7 @@ func TestOwnUnfitSaysHowManyGPUs(t *testing.T) {
 	t4 := gpuOffer(t, "t4", 1, estimator.BF16)
 	t4.UserPrice = true
 	r := serveOne(t, in, t4, plan.Workload{RequestsPerSecond: 1}, false)
-	if r.Fits || r.FitReason.Key != "fit.own_gpus_or_weights" {
+	if r.Fits || r.FitReason.Key != plan.MsgFitOwnGPUsOrWeights {
 		t.Fatalf("1 × T4: fits %v, reason %q", r.Fits, r.FitReason)
 	}
 	a := r.FitReason.Args
@@ -110,11 +110,11 @@ func TestOwnUnfitSaysHowManyGPUs(t *testing.T) {
 		res := mustPlan(t, plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}, []plan.Offer{a100}, plan.Options{KeepUnfit: true})
 		return res.Rows[0]
 	}
-	if r := train("llama-3.1-8b", estimator.FullFinetune); r.FitReason.Key != "fit.own_more_gpus" || r.FitReason.Args[2] != 2 ||
+	if r := train("llama-3.1-8b", estimator.FullFinetune); r.FitReason.Key != plan.MsgFitOwnMoreGPUs || r.FitReason.Args[2] != 2 ||
 		r.FitReason.String() != "1 × a100-80gb cannot hold the job; one instance of 2 × a100-80gb would, at TP 1 × PP 1, ZeRO-2" {
 		t.Errorf("8B full fine-tune on 1 × A100: %q (%v)", r.FitReason, r.FitReason)
 	}
-	if r := train("llama-3.1-70b", estimator.FullFinetune); r.FitReason.Key != "fit.no_fabric_own" {
+	if r := train("llama-3.1-70b", estimator.FullFinetune); r.FitReason.Key != plan.MsgFitNoFabricOwn {
 		t.Errorf("70B full fine-tune on 2 × A100: %q", r.FitReason)
 	}
 }

@@ -22,7 +22,7 @@ func TestPastLimitNote(t *testing.T) {
 	h100.ID, h100.Provider, h100.OnDemandPerHour = "dear-h100", "dear", 4
 	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 20, PromptTokens: 1000, OutputTokens: 200}
 	req := plan.Request{Input: in, Workload: w}
-	notes := func(res plan.Result, key string) []plan.Reason {
+	notes := func(res plan.Result, key plan.Msg) []plan.Reason {
 		var out []plan.Reason
 		for _, n := range res.Notes {
 			if n.Key == key {
@@ -36,7 +36,7 @@ func TestPastLimitNote(t *testing.T) {
 	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "dear-h100" || res.Rows[res.Cheapest].MonthlyCostUSD != 5840 {
 		t.Fatalf("within 4 instances the cheapest should be dear-h100 ×2 at 5840 USD/month: %+v", res.Rows)
 	}
-	got := notes(res, "note.past_limit_cheaper")
+	got := notes(res, plan.MsgNotePastLimitCheaper)
 	if len(got) != 1 {
 		t.Fatalf("notes %v: want one note.past_limit_cheaper", res.Notes)
 	}
@@ -50,7 +50,7 @@ func TestPastLimitNote(t *testing.T) {
 	if c := wide.Cheapest; c < 0 || wide.Rows[c].Offer.ID != "cheap-l4" || wide.Rows[c].Instances != 20 || wide.Rows[c].MonthlyCostUSD != 4380 {
 		t.Errorf("at --max-instances 20 the cheapest should be cheap-l4 ×20 at 4380 USD/month: %+v", wide.Rows)
 	}
-	if n := notes(wide, "note.past_limit_cheaper"); len(n) != 0 {
+	if n := notes(wide, plan.MsgNotePastLimitCheaper); len(n) != 0 {
 		t.Errorf("at --max-instances 20: %v", n)
 	}
 
@@ -59,19 +59,19 @@ func TestPastLimitNote(t *testing.T) {
 	if alone.Cheapest >= 0 {
 		t.Fatalf("one L4 offer within 4 instances should not fit")
 	}
-	if n := notes(alone, "note.past_limit_only"); len(n) != 1 ||
+	if n := notes(alone, plan.MsgNotePastLimitOnly); len(n) != 1 ||
 		n[0].String() != "past the instance limit, 4 (--max-instances): cheap l4 ×20 would carry the rate at about 4,380 USD/month; --max-instances 20 plans it" {
 		t.Errorf("nothing fits: notes %v", alone.Notes)
 	}
 
 	// Over the budget, or dearer than the pick: nothing to say.
 	req.Filters.BudgetUSD = 4000
-	if n := notes(mustPlan(t, req, []plan.Offer{l4}, plan.Options{MaxInstances: 4}), "note.past_limit_only"); len(n) != 0 {
+	if n := notes(mustPlan(t, req, []plan.Offer{l4}, plan.Options{MaxInstances: 4}), plan.MsgNotePastLimitOnly); len(n) != 0 {
 		t.Errorf("over the budget: %v", n)
 	}
 	req.Filters.BudgetUSD = 0
 	l4.OnDemandPerHour = 0.5 // 20 × 0.5 × 730 = 7300 USD/month, above the H100s' 5840
-	if n := notes(mustPlan(t, req, []plan.Offer{l4, h100}, plan.Options{MaxInstances: 4}), "note.past_limit_cheaper"); len(n) != 0 {
+	if n := notes(mustPlan(t, req, []plan.Offer{l4, h100}, plan.Options{MaxInstances: 4}), plan.MsgNotePastLimitCheaper); len(n) != 0 {
 		t.Errorf("dearer past the limit: %v", n)
 	}
 }

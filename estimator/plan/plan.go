@@ -428,11 +428,11 @@ func (p *planner) plan(offers []Offer) Result {
 		r.Stale = stale(o, res.FreshnessDays)
 		past.consider(r, req.Filters.BudgetUSD)
 		switch r.FitReason.Key {
-		case "fit.over_budget":
+		case MsgFitOverBudget:
 			res.OverBudget++
-		case "fit.past_deadline":
+		case MsgFitPastDeadline:
 			res.PastDeadline++
-		case "fit.no_fx":
+		case MsgFitNoFX:
 			noFX.add(o.Currency)
 		}
 		if sc := r.scale; sc != nil {
@@ -449,7 +449,7 @@ func (p *planner) plan(offers []Offer) Result {
 				r.Notes = append(slices.Clip(r.Notes), sc.stop)
 			}
 		}
-		if k := r.FitReason.Key; !r.Fits && r.Offer.UserPrice && (k == "fit.no_fabric" || k == "fit.span_node") {
+		if k := r.FitReason.Key; !r.Fits && r.Offer.UserPrice && (k == MsgFitNoFabric || k == MsgFitSpanNode) {
 			// The user's own machines: how many GPUs one of them would
 			// need, or the network between them, theirs to state in the
 			// sheet's row (set here, not in tooBig: rows of one shape
@@ -547,7 +547,7 @@ func (c *noFXCount) add(currency string) {
 func (p *planner) noFXNotes(c noFXCount) {
 	for i, cur := range c.currencies {
 		// One note a currency, where note keeps one a key.
-		p.noteAs("note.no_fx "+cur, Reason{Key: "note.no_fx", Args: []any{cur, c.n[i]}})
+		p.noteAs(MsgNoteNoFX.String()+" "+cur, Reason{Key: MsgNoteNoFX, Args: []any{cur, c.n[i]}})
 	}
 }
 
@@ -591,7 +591,7 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		// transformers where vLLM does not run the job).
 		e, why := AutoEngine(in, w.Kind, estimator.GenUnknown)
 		in.Engine, p.batchVLLM = e, w.Kind == Batch && e == estimator.VLLM
-		if why.Key != "" {
+		if why.Key != NoMsg {
 			p.note(why)
 		}
 	}
@@ -601,18 +601,18 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		// plans a serving job. SGLang and TensorRT-LLM are planned as
 		// themselves, with their own schedulers (estimator/sim).
 		in.Engine = estimator.VLLM
-		p.note(Reason{Key: "note.serving_engine"})
+		p.note(Reason{Key: MsgNoteServingEngine})
 	}
 	if n := w.longestRequest(in.Seq); w.Kind != Training && in.Arch.SeqLen == 0 && in.Arch.CardContext > 0 && n > in.Arch.CardContext && n <= in.Arch.ServeContext() {
 		// Past the card's context, inside the config's: the engines
 		// serve it (vLLM's --max-model-len defaults to the config's
 		// max_position_embeddings, Mistral NeMo's 1,024,000 positions),
 		// on positions the model's card does not claim (NeMo's 128k).
-		p.note(Reason{Key: "note.past_card_context", Args: []any{n, in.Arch.CardContext, in.Arch.ServeContext()}})
+		p.note(Reason{Key: MsgNotePastCardContext, Args: []any{n, in.Arch.CardContext, in.Arch.ServeContext()}})
 	}
 	if z := req.zeroFloor(); in.ZeRO < z {
 		in.ZeRO = z
-		p.note(Reason{Key: "note.bf16_states_zero"})
+		p.note(Reason{Key: MsgNoteBF16StatesZero})
 	}
 	if c := max(in.TP, 1) * max(in.PP, 1); w.Kind != Training && req.FixedParallelism && in.GPUs > c {
 		// A serving or batch layout's GPUs past TP × PP are copies of
@@ -648,7 +648,7 @@ type noteLog struct {
 	list []Reason
 }
 
-func (p *planner) note(r Reason) { p.noteAs(r.Key, r) }
+func (p *planner) note(r Reason) { p.noteAs(r.Key.String(), r) }
 
 // noteAs adds r to the plan's notes unless a note of key is there.
 func (p *planner) noteAs(key string, r Reason) {
@@ -661,7 +661,7 @@ func (p *planner) noteAs(key string, r Reason) {
 
 // noted reports whether the note key is already in the plan's notes (so
 // callers need not build its arguments again).
-func (p *planner) noted(key string) bool { return p.notes.seen[key] }
+func (p *planner) noted(m Msg) bool { return p.notes.seen[m.String()] }
 
 // InRegion reports whether a region the offer lists (Regions, or Region
 // where Regions is empty) starts with prefix, case aside: "cn-north-1"
@@ -724,16 +724,16 @@ func (p *planner) support(o *Offer) estimator.Support {
 // job asked for: the asked format, the one that runs, and the GPU's
 // generation.
 func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
-	key := "note.weights_substituted"
+	key := MsgNoteWeightsSubstituted
 	switch s.Why {
 	case estimator.SupportNoBF16:
-		key = "note.fp16_for_bf16"
+		key = MsgNoteFP16ForBF16
 	case estimator.SupportNoFP16Model:
 		kv := p.sub(variant{weights: s.Weights, offload: p.in.Offload}).in.KV // as sub sets it
-		return Reason{Key: "note.fp16_refused_model", Args: []any{p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String(), kv.String()}}
+		return Reason{Key: MsgNoteFP16RefusedModel, Args: []any{p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String(), kv.String()}}
 	case estimator.SupportNoQuantModel:
 		kv := p.sub(variant{weights: s.Weights, offload: p.in.Offload}).in.KV
-		return Reason{Key: "note.quant_refused_model", Args: []any{p.in.Weights.String(), p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String(), kv.String()}}
+		return Reason{Key: MsgNoteQuantRefusedModel, Args: []any{p.in.Weights.String(), p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String(), kv.String()}}
 	}
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
@@ -874,13 +874,13 @@ func overContext(a estimator.Arch, n int) string {
 func (p *planner) rentalNotes(r *Row) {
 	var notes []Reason
 	if p.in.Offload != estimator.OffloadNone {
-		notes = append(notes, Reason{Key: "note.rental_no_offload", Args: []any{p.in.Offload.String()}})
+		notes = append(notes, Reason{Key: MsgNoteRentalNoOffload, Args: []any{p.in.Offload.String()}})
 	}
 	// The row's stack note (finish) says its ZeRO stage already.
 	if r.GradCheckpointing != p.in.GradCheckpointing || r.ZeRO != p.in.ZeRO {
-		key := "note.rental_layout_no_ckpt"
+		key := MsgNoteRentalLayoutNoCkpt
 		if r.GradCheckpointing {
-			key = "note.rental_layout_ckpt"
+			key = MsgNoteRentalLayoutCkpt
 		}
 		notes = append(notes, Reason{Key: key})
 	}
@@ -925,10 +925,10 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing && !p.req.LitGPT,
 			// LitGPT's FSDP layout (checkpointed) holds the most per
 			// offer: its reason, unless the other came within the margin.
-			!c.Fits && !best.Fits && p.req.LitGPT && best.FitReason.Key != "fit.inside_margin",
+			!c.Fits && !best.Fits && p.req.LitGPT && best.FitReason.Key != MsgFitInsideMargin,
 			// Neither fits, and this layout misses only by the margin:
 			// the row says how close it came.
-			!c.Fits && !best.Fits && c.FitReason.Key == "fit.inside_margin" && best.FitReason.Key != "fit.inside_margin":
+			!c.Fits && !best.Fits && c.FitReason.Key == MsgFitInsideMargin && best.FitReason.Key != MsgFitInsideMargin:
 			best = c
 		}
 	}
@@ -1014,17 +1014,17 @@ func (p *planner) display(usd float64) float64 { return usd * p.disp.PerUSD }
 func (p *planner) row(o *Offer, r *Row) {
 	price := p.price(o, p.req.Pricing)
 	if !(price > 0) {
-		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_price", Args: []any{p.req.Pricing.String()}}}
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: MsgFitNoPrice, Args: []any{p.req.Pricing.String()}}}
 		return
 	}
 	x, ok := p.rate(o.Currency)
 	if !ok {
-		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_fx", Args: []any{o.Currency}}}
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: MsgFitNoFX, Args: []any{o.Currency}}}
 		return
 	}
 	priceUSD := price / x.PerUSD // usd
 	if !o.HasHardware || !(o.GPUCount > 0) || o.GPUMemory <= 0 {
-		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_hardware"}}
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: MsgFitNoHardware}}
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}
@@ -1042,7 +1042,7 @@ func (p *planner) row(o *Offer, r *Row) {
 	}
 	if !sup.Runs {
 		*r = Row{Offer: o, Pricing: p.req.Pricing, Engine: p.in.Engine, Weights: p.in.Weights,
-			FitReason: Reason{Key: "fit.engine_gpu", Args: []any{p.in.Engine.String(), o.Hardware.Generation.String()}}}
+			FitReason: Reason{Key: MsgFitEngineGPU, Args: []any{p.in.Engine.String(), o.Hardware.Generation.String()}}}
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}
@@ -1066,9 +1066,9 @@ func (p *planner) row(o *Offer, r *Row) {
 	}
 	if o.PricesIncludeVAT && o.VATRate > 0 {
 		if p.req.ExcludeVAT {
-			notes = append(notes, Reason{Key: "note.vat_excluded", Args: []any{100 * o.VATRate}})
+			notes = append(notes, Reason{Key: MsgNoteVATExcluded, Args: []any{100 * o.VATRate}})
 		} else {
-			notes = append(notes, Reason{Key: "note.vat_included", Args: []any{100 * o.VATRate}})
+			notes = append(notes, Reason{Key: MsgNoteVATIncluded, Args: []any{100 * o.VATRate}})
 		}
 	}
 	// priced is a tech row t (the price-free plan of o's hardware) as o's
@@ -1090,7 +1090,7 @@ func (p *planner) row(o *Offer, r *Row) {
 		return
 	}
 	p.finish(o, r)
-	if t.ladder != nil && (r.Fits || r.FitReason.Key == "fit.past_deadline") {
+	if t.ladder != nil && (r.Fits || r.FitReason.Key == MsgFitPastDeadline) {
 		r.scale = p.scaleOut(o, r, t.ladder, priced)
 	}
 }
@@ -1110,13 +1110,13 @@ func (p *planner) finish(o *Offer, r *Row) {
 		in.GPUs = max(r.DP, 1) * max(r.TP, 1) * max(r.PP, 1) * max(in.CP, 1)
 		in.GradCheckpointing, in.Offload = r.GradCheckpointing, r.Offload
 		r.Notes = append(slices.Clip(r.Notes), p.stackNote(in))
-		if r.wide.Key != "" {
+		if r.wide.Key != NoMsg {
 			r.Notes = append(r.Notes, r.wide)
 		}
 		if r.idle != nil {
 			r.Notes = append(r.Notes, p.idleNote(r))
 		}
-		if n := p.fineTuneBatchNote(r); n.Key != "" {
+		if n := p.fineTuneBatchNote(r); n.Key != NoMsg {
 			r.Notes = append(r.Notes, n)
 		}
 	case Batch:
@@ -1127,18 +1127,18 @@ func (p *planner) finish(o *Offer, r *Row) {
 			// One replica serves the whole rate: sized, not redundant.
 			// Said, so N+1 is the user's choice (spot plans add their
 			// spare: spot.serving).
-			r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.no_spare", Args: []any{100 * r.Utilisation}})
+			r.Notes = append(slices.Clip(r.Notes), Reason{Key: MsgNoteNoSpare, Args: []any{100 * r.Utilisation}})
 		}
 	}
 	p.reserved(o, r)
-	if n := p.rentalNote(o, r); n.Key != "" {
+	if n := p.rentalNote(o, r); n.Key != NoMsg {
 		r.Notes = append(slices.Clip(r.Notes), n)
 	}
 	if o.AccountsLocalOnly && !slices.ContainsFunc(p.req.Filters.Countries, func(c string) bool { return strings.EqualFold(c, o.Country) }) {
 		// Renting it needs a legal entity of that country (AWS's China
 		// regions): a user who did not ask for that country's providers
 		// learns it from the plan, not from the sign-up form.
-		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.accounts_local", Args: []any{o.Country}})
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: MsgNoteAccountsLocal, Args: []any{o.Country}})
 	}
 	p.hostCheck(o, r)
 	if r.Host.Status == HostFail {
@@ -1151,14 +1151,14 @@ func (p *planner) finish(o *Offer, r *Row) {
 	// Budget and deadline.
 	f := p.req.Filters
 	if r.Fits && f.BudgetUSD > 0 && r.cost > f.BudgetUSD {
-		r.Fits, r.FitReason = false, Reason{Key: "fit.over_budget"}
+		r.Fits, r.FitReason = false, Reason{Key: MsgFitOverBudget}
 	}
 	// The deadline holds the time the row is ranked on, as the budget
 	// holds its cost: on spot the expected time with reclaims,
 	// checkpoints and restarts (SpotExpectedSeconds, Daly), not the
 	// uninterrupted JobSeconds.
 	if r.Fits && f.DeadlineSeconds > 0 && p.req.Workload.Kind != Serving && r.time > f.DeadlineSeconds {
-		r.Fits, r.FitReason = false, Reason{Key: "fit.past_deadline"}
+		r.Fits, r.FitReason = false, Reason{Key: MsgFitPastDeadline}
 	}
 }
 
@@ -1382,11 +1382,11 @@ func (p *planner) wideInstLimit(o *Offer) int {
 func (p *planner) tooBig(o *Offer) Reason {
 	switch {
 	case !p.in.Task.Training() && !serveNode(o):
-		return Reason{Key: "fit.span_node"}
+		return Reason{Key: MsgFitSpanNode}
 	case !p.fabric(o):
-		return Reason{Key: "fit.no_fabric"}
+		return Reason{Key: MsgFitNoFabric}
 	}
-	return Reason{Key: "fit.too_big", Args: []any{p.maxInst}}
+	return Reason{Key: MsgFitTooBig, Args: []any{p.maxInst}}
 }
 
 // fitOut is the part of an estimator.Result the planner reads (the whole
@@ -1563,10 +1563,10 @@ func (p *planner) rentalNote(o *Offer, r *Row) Reason {
 	if p.req.Workload.Kind == Serving {
 		if per := max(r.InstancesPerReplica, 1); (rented-r.Instances)/per > 0 {
 			more := (rented - r.Instances) / per * max(r.DP, 1)
-			return Reason{Key: "note.rental_unit_copies", Args: []any{u, gpus, r.Instances, rented, more}}
+			return Reason{Key: MsgNoteRentalUnitCopies, Args: []any{u, gpus, r.Instances, rented, more}}
 		}
 	}
-	return Reason{Key: "note.rental_unit", Args: []any{u, gpus, r.Instances, rented}}
+	return Reason{Key: MsgNoteRentalUnit, Args: []any{u, gpus, r.Instances, rented}}
 }
 
 // rentalReplicas is how a daily fleet of replicas of inst instances each

@@ -147,7 +147,7 @@ func checkRecommendations(t *testing.T, kind plan.Kind, res *plan.Result) {
 	// below the median wherever the GPU has such a row): the checks below
 	// hold among those.
 	for i := range res.Rows[:res.Fitting] {
-		if res.Rows[i].PassedOver.Key != "" {
+		if res.Rows[i].PassedOver.Key != plan.NoMsg {
 			continue
 		}
 		c, tm := costTime(&res.Rows[i])
@@ -183,7 +183,7 @@ func checkRecommendations(t *testing.T, kind plan.Kind, res *plan.Result) {
 			t.Errorf("alternative row %d (%v, %v) against the cheapest (%v, %v) and the bound's quickest %v", f, c, tm, cc, ctime, btime)
 		}
 	}
-	if ch.Recommendation != plan.RecCheapest || ch.Why.Key == "" || ch.Why.String() == ch.Why.Key {
+	if ch.Recommendation != plan.RecCheapest || ch.Why.Key == plan.NoMsg || ch.Why.String() == ch.Why.Key.String() {
 		t.Errorf("cheapest row: %v %v", ch.Recommendation, ch.Why)
 	}
 	if res.Value >= 0 && !slices.Contains(res.Pareto, res.Value) {
@@ -194,7 +194,7 @@ func checkRecommendations(t *testing.T, kind plan.Kind, res *plan.Result) {
 	for _, i := range res.Pareto {
 		ci, ti := costTime(&res.Rows[i])
 		for j := range res.Rows[:res.Fitting] {
-			if res.Rows[j].PassedOver.Key != "" {
+			if res.Rows[j].PassedOver.Key != plan.NoMsg {
 				continue
 			}
 			cj, tj := costTime(&res.Rows[j])
@@ -208,15 +208,15 @@ func checkRecommendations(t *testing.T, kind plan.Kind, res *plan.Result) {
 	}
 	// Each pick has its own sentence; a shared row says it is shared.
 	for _, w := range []plan.Reason{res.WhyCheapest, res.WhyFastest, res.WhyValue} {
-		if w.Key == "" || w.String() == w.Key {
+		if w.Key == plan.NoMsg || w.String() == w.Key.String() {
 			t.Errorf("a pick without its sentence: %+v", w)
 		}
 	}
-	if res.Value == res.Cheapest && res.WhyValue.Key != "reason.value_is_cheapest" {
+	if res.Value == res.Cheapest && res.WhyValue.Key != plan.MsgReasonValueIsCheapest {
 		t.Errorf("the value pick is the cheapest row but says %q", res.WhyValue)
 	}
 	for i := range res.Rows[:min(res.Fitting, 20)] {
-		if w := res.WhyNot(i); w.Key == "" {
+		if w := res.WhyNot(i); w.Key == plan.NoMsg {
 			t.Errorf("row %d has no reason", i)
 		}
 	}
@@ -269,7 +269,7 @@ func TestSeventyBFineTuneOnH100Instances(t *testing.T) {
 		eight++
 		if r.Offer.NetworkGbps == 0 && r.Offer.NetworkFabric == "" {
 			refused++
-			if r.Fits || r.FitReason.Key != "fit.no_fabric" {
+			if r.Fits || r.FitReason.Key != plan.MsgFitNoFabric {
 				t.Errorf("%s (no named network): fits %v with %d instances (%v)", r.Offer.ID, r.Fits, r.Instances, r.FitReason)
 			}
 			for j := range resAllowed.Rows {
@@ -416,11 +416,11 @@ func TestOffloadNeedsHostRAM(t *testing.T) {
 		switch r.Offer.ID {
 		case "unlisted":
 			// Offloaded state is not a bet on a host whose RAM is unlisted.
-			if r.Fits || r.Host.Status != plan.HostFail || r.Host.Reason.Key != "host.offload_unlisted" {
+			if r.Fits || r.Host.Status != plan.HostFail || r.Host.Reason.Key != plan.MsgHostOffloadUnlisted {
 				t.Errorf("unlisted host: fits %v, host %v %v", r.Fits, r.Host.Status, r.Host.Reason)
 			}
 		case "small":
-			if r.Fits || r.Host.Status != plan.HostFail || r.Host.Reason.Key != "host.offload_ram" {
+			if r.Fits || r.Host.Status != plan.HostFail || r.Host.Reason.Key != plan.MsgHostOffloadRAM {
 				t.Errorf("small host: fits %v, host %v %v", r.Fits, r.Host.Status, r.Host.Reason)
 			}
 		case "big":
@@ -435,7 +435,7 @@ func TestOffloadNeedsHostRAM(t *testing.T) {
 	req.Input.ZeRO = 0
 	req.Input.Task = estimator.LoRA
 	r := mustPlan(t, req, []plan.Offer{small}, plan.Options{KeepUnfit: true}).Rows[0]
-	if !r.Fits || r.Host.Status != plan.HostWarn || r.Host.Reason.Key != "host.few_vcpus" {
+	if !r.Fits || r.Host.Status != plan.HostWarn || r.Host.Reason.Key != plan.MsgHostFewVCPUs {
 		t.Errorf("small host without offload: fits %v, host %v %v", r.Fits, r.Host.Status, r.Host.Reason)
 	}
 }
@@ -479,7 +479,7 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 	od.Pricing = plan.OnDemand
 	a := mustPlan(t, od, []plan.Offer{o}, plan.Options{}).Rows[0]
 	b := mustPlan(t, sv, []plan.Offer{o}, plan.Options{}).Rows[0]
-	if b.Replicas != a.Replicas+1 || !slices.ContainsFunc(b.Notes, func(r plan.Reason) bool { return r.Key == "spot.serving" }) {
+	if b.Replicas != a.Replicas+1 || !slices.ContainsFunc(b.Notes, func(r plan.Reason) bool { return r.Key == plan.MsgSpotServing }) {
 		t.Errorf("spot serving: %d replicas vs %d on demand, notes %v", b.Replicas, a.Replicas, b.Notes)
 	}
 	// Its latencies and load are those of the replicas left after a
@@ -519,7 +519,7 @@ func TestSpotDeadlineHoldsExpectedTime(t *testing.T) {
 	if x.Fits && x.SpotExpectedSeconds > req.Filters.DeadlineSeconds {
 		t.Errorf("deadline %v s: fits, expected %v s (uninterrupted %v s) on %d instances", req.Filters.DeadlineSeconds, x.SpotExpectedSeconds, x.JobSeconds, x.Instances)
 	}
-	if !x.Fits && x.FitReason.Key != "fit.past_deadline" {
+	if !x.Fits && x.FitReason.Key != plan.MsgFitPastDeadline {
 		t.Errorf("deadline %v s: %v", req.Filters.DeadlineSeconds, x.FitReason)
 	}
 }
@@ -582,7 +582,7 @@ func TestReservedAndCurrency(t *testing.T) {
 	req.FX = nil
 	req.Currency = ""
 	x := mustPlan(t, req, []plan.Offer{rub}, plan.Options{KeepUnfit: true}).Rows[0]
-	if x.Fits || x.FitReason.Key != "fit.no_fx" {
+	if x.Fits || x.FitReason.Key != plan.MsgFitNoFX {
 		t.Errorf("no FX: fits %v %v", x.Fits, x.FitReason)
 	}
 }
@@ -603,7 +603,7 @@ func TestSlicesServeSmallModels(t *testing.T) {
 	}
 	small.Task = estimator.LoRA
 	tr := plan.Request{Input: small, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e6}}
-	if r := mustPlan(t, tr, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]; r.Fits || r.FitReason.Key != "fit.fraction_training" {
+	if r := mustPlan(t, tr, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]; r.Fits || r.FitReason.Key != plan.MsgFitFractionTraining {
 		t.Errorf("training on a slice: %v %v", r.Fits, r.FitReason)
 	}
 }
@@ -656,12 +656,12 @@ func TestHostedBreakEven(t *testing.T) {
 		}
 		switch h.API.ID {
 		case "cheap":
-			if h.BreakEvenRPS != 0 || h.Why.Key != "hosted.never" {
+			if h.BreakEvenRPS != 0 || h.Why.Key != plan.MsgHostedNever {
 				t.Errorf("cheap API: break-even %v, %v", h.BreakEvenRPS, h.Why)
 			}
 		case "dear":
 			want := best.MonthlyCostUSD / float64(best.Replicas) / (730 * 3600 * perReq)
-			if !closeTo(h.BreakEvenRPS, want) || h.Why.Key != "hosted.cheaper_than_api" {
+			if !closeTo(h.BreakEvenRPS, want) || h.Why.Key != plan.MsgHostedCheaperThanAPI {
 				t.Errorf("dear API: break-even %v, want %v (%v)", h.BreakEvenRPS, want, h.Why)
 			}
 		}
@@ -876,7 +876,7 @@ func TestFabricWithoutFigureIsItsOwnPlan(t *testing.T) {
 			r := &res.Rows[i]
 			switch r.Offer.ID {
 			case "test-bare":
-				if r.Fits || r.FitReason.Key != "fit.no_fabric" {
+				if r.Fits || r.FitReason.Key != plan.MsgFitNoFabric {
 					t.Errorf("order %s first: no named network: fits %v (%v)", order[0].ID, r.Fits, r.FitReason)
 				}
 			case "test-named":
@@ -1185,7 +1185,7 @@ func TestFixedLayoutOutOfMemorySaysSo(t *testing.T) {
 	o.NetworkGbps, o.NetworkFabric = 3200, "infiniband"
 	res := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true})
 	r := res.Rows[0]
-	if r.Fits || r.FitReason.Key != "fit.layout_oom" || len(r.FitReason.Args) != 5 {
+	if r.Fits || r.FitReason.Key != plan.MsgFitLayoutOOM || len(r.FitReason.Args) != 5 {
 		t.Fatalf("fits %v, reason %v", r.Fits, r.FitReason)
 	}
 	if short := r.FitReason.Args[0].(float64); math.Abs(short-60.5) > 0.1 || r.FitReason.Args[1] != 16 || r.FitReason.Args[4] != 0 {
@@ -1245,7 +1245,7 @@ func TestServingFastestWithinItsError(t *testing.T) {
 	if got := res.WhyFastest.String(); !strings.Contains(got, "within 9% of the shortest time") {
 		t.Errorf("the fastest pick's sentence: %q", got)
 	}
-	if got := top.Why.String(); top.Why.Key != "reason.fastest_passed" || !strings.Contains(got, "within the 9% the estimate cannot tell apart") {
+	if got := top.Why.String(); top.Why.Key != plan.MsgReasonFastestPassed || !strings.Contains(got, "within the 9% the estimate cannot tell apart") {
 		t.Errorf("the passed-over H100s: %q", got)
 	}
 }
@@ -1312,7 +1312,7 @@ func TestBatchScalesOut(t *testing.T) {
 	if fa.Replicas != 8*ch.Replicas || fa.GPUs != 64 {
 		t.Errorf("fastest: %d replicas on %v GPUs, want %d on 64", fa.Replicas, fa.GPUs, 8*ch.Replicas)
 	}
-	if !hasNote(fa, "note.scale_out") || !hasNote(fa, "note.scale_stop_slow") {
+	if !hasNote(fa, plan.MsgNoteScaleOut) || !hasNote(fa, plan.MsgNoteScaleStopSlow) {
 		t.Errorf("fastest's notes: %v", fa.Notes)
 	}
 }
@@ -1329,7 +1329,7 @@ func TestAccountsLocalOnlySaid(t *testing.T) {
 	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 0.5, PromptTokens: 1000, OutputTokens: 200}
 	has := func(r plan.Row) bool {
 		return slices.ContainsFunc(r.Notes, func(n plan.Reason) bool {
-			return n.Key == "note.accounts_local" && n.String() == "the provider opens accounts only to legal entities registered in CN, its home country: renting it needs one"
+			return n.Key == plan.MsgNoteAccountsLocal && n.String() == "the provider opens accounts only to legal entities registered in CN, its home country: renting it needs one"
 		})
 	}
 	res := mustPlan(t, plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
@@ -1425,7 +1425,7 @@ func TestNoFXSaysSo(t *testing.T) {
 	}
 	var notes []string
 	for _, n := range res.Notes {
-		if n.Key == "note.no_fx" {
+		if n.Key == plan.MsgNoteNoFX {
 			notes = append(notes, n.String())
 		}
 	}
@@ -1433,7 +1433,7 @@ func TestNoFXSaysSo(t *testing.T) {
 		t.Errorf("notes %q, want %q", notes, want)
 	}
 	for _, n := range alone.Notes {
-		if n.Key == "note.no_fx" {
+		if n.Key == plan.MsgNoteNoFX {
 			t.Errorf("a plan of USD offers notes %q", n)
 		}
 	}

@@ -66,10 +66,10 @@ func TestRackSpanStopsAtTheRack(t *testing.T) {
 		x.GPUs, x.TP, x.DP, x.EP = gpus, gpus, gpus, gpus
 		return x
 	}
-	if r := serveOne(t, lay(32), o, w, true); !r.Fits || r.InstancesPerReplica != 8 || !hasNote(&r, "note.nvlink_rack") {
+	if r := serveOne(t, lay(32), o, w, true); !r.Fits || r.InstancesPerReplica != 8 || !hasNote(&r, plan.MsgNoteNVLinkRack) {
 		t.Errorf("32 GPUs in the rack: fits %v (%v), %d trays a copy, notes %v: want 8 trays and note.nvlink_rack", r.Fits, r.FitReason, r.InstancesPerReplica, r.Notes)
 	}
-	if r := serveOne(t, lay(128), o, w, true); r.Fits || r.FitReason.Key != "fit.no_fabric" {
+	if r := serveOne(t, lay(128), o, w, true); r.Fits || r.FitReason.Key != plan.MsgFitNoFabric {
 		t.Errorf("128 GPUs past the rack: fits %v, reason %q: want fit.no_fabric", r.Fits, r.FitReason.Key)
 	}
 	o.RackGPUs = 0
@@ -109,7 +109,7 @@ func TestGB200WideEPInOneNVLinkDomain(t *testing.T) {
 		t.Fatalf("fits: rack %v (%v), trays alone %v (%v)", r.Fits, r.FitReason, b.Fits, b.FitReason)
 	}
 	n := r.InstancesPerReplica
-	if n < 2 || n > 18 || r.TP != 4*n || r.AttnDP != r.TP || r.EP != r.TP || r.PP != 1 || !hasNote(&r, "note.nvlink_rack") {
+	if n < 2 || n > 18 || r.TP != 4*n || r.AttnDP != r.TP || r.EP != r.TP || r.PP != 1 || !hasNote(&r, plan.MsgNoteNVLinkRack) {
 		t.Errorf("rack: TP %d DP %d EP %d PP %d over %d trays, notes %v: want TP = DP = EP = 4 × trays over 2 to 18 trays, and note.nvlink_rack",
 			r.TP, r.AttnDP, r.EP, r.PP, n, r.Notes)
 	}
@@ -177,14 +177,14 @@ func TestGB200BillsTheRack(t *testing.T) {
 		if r.Instances != c.inst || r.Rented() != 18 || r.MonthlyCostUSD != 42*18*730 {
 			t.Errorf("%v req/s: %d trays used, %d rented, %.2f USD/month: want %d used, 18 rented, 551880", c.rps, r.Instances, r.Rented(), r.MonthlyCostUSD, c.inst)
 		}
-		i := slices.IndexFunc(r.Notes, func(n plan.Reason) bool { return n.Key == "note.rental_unit_copies" })
+		i := slices.IndexFunc(r.Notes, func(n plan.Reason) bool { return n.Key == plan.MsgNoteRentalUnitCopies })
 		if i < 0 || !slices.Equal(r.Notes[i].Args, []any{18, 72.0, c.inst, 18, c.more}) {
 			t.Errorf("%v req/s: notes %v: want note.rental_unit_copies [18 72 %d 18 %d]", c.rps, r.Notes, c.inst, c.more)
 		}
 		flat := o
 		flat.RentalUnit = 0
 		b := plans(flat).Rows[0]
-		if b.Instances != c.inst || b.MonthlyCostUSD != c.before || hasNote(&b, "note.rental_unit") {
+		if b.Instances != c.inst || b.MonthlyCostUSD != c.before || hasNote(&b, plan.MsgNoteRentalUnit) {
 			t.Errorf("%v req/s, trays rented singly: %d trays, %.2f USD/month, notes %v: want %d, %v and no rental note", c.rps, b.Instances, b.MonthlyCostUSD, b.Notes, c.inst, c.before)
 		}
 		if got, want := r.USDPerMillionOutput/b.USDPerMillionOutput, 551880/c.before; math.Abs(got/want-1) > 1e-9 {
@@ -210,7 +210,7 @@ func TestRackTrainingBillsTheRack(t *testing.T) {
 	}
 	r := &res.Rows[0]
 	want := 18 * 42 * plan.BilledHours(r.Offer, plan.OnDemand, r.JobSeconds)
-	if r.Rented() != 18 || math.Abs(r.JobCostUSD/want-1) > 1e-12 || !hasNote(r, "note.rental_unit") {
+	if r.Rented() != 18 || math.Abs(r.JobCostUSD/want-1) > 1e-12 || !hasNote(r, plan.MsgNoteRentalUnit) {
 		t.Errorf("%d trays used, %d rented, %.2f USD for %.0f s (want %.2f), notes %v: want the rack billed and note.rental_unit",
 			r.Instances, r.Rented(), r.JobCostUSD, r.JobSeconds, want, r.Notes)
 	}
@@ -249,7 +249,7 @@ func TestRackDecodeWorkersOfSixTrays(t *testing.T) {
 	}
 	// The sentence says the workers span trays of the rack, as an
 	// aggregated row over the trays does (before, it did not).
-	if a := d.Why.Args; len(a) == 0 || !reflect.DeepEqual(a[len(a)-1], plan.Reason{Key: "disagg.rack_span", Args: []any{2, 6, 18, 72}}) ||
+	if a := d.Why.Args; len(a) == 0 || !reflect.DeepEqual(a[len(a)-1], plan.Reason{Key: plan.MsgDisaggRackSpan, Args: []any{2, 6, 18, 72}}) ||
 		!strings.Contains(d.Why.String(), "its workers span trays of one NVLink domain (2 a prefill worker, 6 a decode worker; a rack of 18 trays, 72 GPUs") {
 		t.Errorf("why: %s", d.Why)
 	}

@@ -48,7 +48,7 @@ func recommend(res *Result, kind Kind) {
 	fit := make([]int, 0, len(rows))
 	for i := range rows {
 		// The picks and the front rest on the rows passOver keeps.
-		if rows[i].Fits && rows[i].PassedOver.Key == "" {
+		if rows[i].Fits && rows[i].PassedOver.Key == NoMsg {
 			fit = append(fit, i)
 		}
 	}
@@ -93,7 +93,7 @@ func recommend(res *Result, kind Kind) {
 			bestTime = rows[i].time
 			res.Pareto = append(res.Pareto, i)
 			rows[i].Recommendation = RecPareto
-			rows[i].Why = Reason{Key: "reason.pareto", Args: []any{label(&rows[i])}}
+			rows[i].Why = Reason{Key: MsgReasonPareto, Args: []any{label(&rows[i])}}
 		}
 	}
 	// The quickest: the cheapest front row within FastestTolerance(kind)
@@ -133,13 +133,13 @@ func recommend(res *Result, kind Kind) {
 	switch {
 	case cheap != lowest:
 		lo := &rows[lowest]
-		cr.Why = Reason{Key: "reason.cheapest_tie", Args: []any{label(cr), costText(cr, kind, res), percent(CostTolerance), label(lo),
+		cr.Why = Reason{Key: MsgReasonCheapestTie, Args: []any{label(cr), costText(cr, kind, res), percent(CostTolerance), label(lo),
 			costText(lo, kind, res), ratio(lo.time, cr.time)}}
 	case len(fit) > 1 && ownTie(cr, &rows[fit[1]]):
-		cr.Why = Reason{Key: "reason.cheapest_own_tie", Args: []any{label(cr), costText(cr, kind, res), label(&rows[fit[1]])}}
+		cr.Why = Reason{Key: MsgReasonCheapestOwnTie, Args: []any{label(cr), costText(cr, kind, res), label(&rows[fit[1]])}}
 	case len(fit) > 1:
 		ru := &rows[fit[1]]
-		cr.Why = Reason{Key: "reason.cheapest", Args: []any{label(cr), costText(cr, kind, res), label(ru),
+		cr.Why = Reason{Key: MsgReasonCheapest, Args: []any{label(cr), costText(cr, kind, res), label(ru),
 			ratio(ru.cost, cr.cost), ratio(cr.time, ru.time)}}
 	default:
 		cr.Why = Reason{Key: aloneKey(rows, cr), Args: []any{label(cr), costText(cr, kind, res)}}
@@ -149,7 +149,7 @@ func recommend(res *Result, kind Kind) {
 	// would buy, and why they are not it.
 	for _, i := range res.Pareto[in:] {
 		r := &rows[i]
-		r.Why = Reason{Key: "reason.past_bound", Args: []any{label(r), ratio(cr.time, r.time), ratio(r.cost, cr.cost), altBound()}}
+		r.Why = Reason{Key: MsgReasonPastBound, Args: []any{label(r), ratio(cr.time, r.time), ratio(r.cost, cr.cost), altBound()}}
 	}
 	// Each dearer row of the tie within the bound says why the pick
 	// passed it over.
@@ -158,13 +158,13 @@ func recommend(res *Result, kind Kind) {
 		fr, tr := &rows[pick], &rows[topIn]
 		for _, i := range res.Pareto[slices.Index(res.Pareto, pick)+1 : in] {
 			r := &rows[i]
-			r.Why = Reason{Key: "reason.fastest_passed", Args: []any{label(r), ratio(fr.time, r.time), label(fr),
+			r.Why = Reason{Key: MsgReasonFastestPassed, Args: []any{label(r), ratio(fr.time, r.time), label(fr),
 				percent(tol), ratio(r.cost, fr.cost)}}
 		}
-		fastTie = Reason{Key: "reason.fastest_tie", Args: []any{label(fr), ratio(cr.time, fr.time), ratio(fr.cost, cr.cost), timeText(fr, kind),
+		fastTie = Reason{Key: MsgReasonFastestTie, Args: []any{label(fr), ratio(cr.time, fr.time), ratio(fr.cost, cr.cost), timeText(fr, kind),
 			percent(tol), altBound(), label(tr), timeText(tr, kind)}}
 		if pick == cheap {
-			fastTie = Reason{Key: "reason.fastest_cheapest_tie", Args: []any{label(fr), timeText(fr, kind), percent(tol), label(tr),
+			fastTie = Reason{Key: MsgReasonFastestCheapestTie, Args: []any{label(fr), timeText(fr, kind), percent(tol), label(tr),
 				timeText(tr, kind), ratio(fr.cost, tr.cost)}}
 		}
 	}
@@ -173,25 +173,25 @@ func recommend(res *Result, kind Kind) {
 		// No faster alternative: the cheapest says what the quickest
 		// plan would buy.
 		tr := &rows[top]
-		res.WhyFastest = Reason{Key: "reason.no_alternative", Args: []any{label(cr), altBound(), percent(AltMinSpeedup - 1), label(tr),
+		res.WhyFastest = Reason{Key: MsgReasonNoAlternative, Args: []any{label(cr), altBound(), percent(AltMinSpeedup - 1), label(tr),
 			ratio(cr.time, tr.time), ratio(tr.cost, cr.cost)}}
-	case fast == cheap && fastTie.Key != "":
+	case fast == cheap && fastTie.Key != NoMsg:
 		// The cheapest plan won the tie for the fastest too.
 		res.WhyFastest = fastTie
 	case fast == cheap:
-		res.WhyFastest = Reason{Key: "reason.fastest_is_cheapest", Args: []any{label(cr), timeText(cr, kind)}}
+		res.WhyFastest = Reason{Key: MsgReasonFastestIsCheapest, Args: []any{label(cr), timeText(cr, kind)}}
 	default:
 		fr := &rows[fast]
 		fr.Why = fastTie
-		if fastTie.Key == "" {
-			fr.Why = Reason{Key: "reason.fastest", Args: []any{label(fr), ratio(cr.time, fr.time), ratio(fr.cost, cr.cost), timeText(fr, kind)}}
+		if fastTie.Key == NoMsg {
+			fr.Why = Reason{Key: MsgReasonFastest, Args: []any{label(fr), ratio(cr.time, fr.time), ratio(fr.cost, cr.cost), timeText(fr, kind)}}
 		}
 		fr.Recommendation = RecFastest
 		res.WhyFastest = fr.Why
 	}
 	if value != cheap && value != fast && value >= 0 {
 		vr := &rows[value]
-		vr.Why = Reason{Key: "reason.value", Args: []any{label(vr), ratio(vr.cost, cr.cost), ratio(cr.time, vr.time)}}
+		vr.Why = Reason{Key: MsgReasonValue, Args: []any{label(vr), ratio(vr.cost, cr.cost), ratio(cr.time, vr.time)}}
 		vr.Recommendation = RecValue
 	}
 	// Each pick's own sentence: a pick that shares its row with the
@@ -202,14 +202,14 @@ func recommend(res *Result, kind Kind) {
 	}
 	switch {
 	case value == cheap:
-		res.WhyValue = Reason{Key: "reason.value_is_cheapest", Args: []any{label(cr), altBound()}}
+		res.WhyValue = Reason{Key: MsgReasonValueIsCheapest, Args: []any{label(cr), altBound()}}
 	case value == fast && fast != cheap:
 		// "Fastest" only where the alternative is the quickest plan
 		// overall; one inside the cost bound with a quicker plan past it
 		// is the faster alternative (the page titles its card so).
-		key := "reason.value_is_fastest"
+		key := MsgReasonValueIsFastest
 		if fast != res.Quickest {
-			key = "reason.value_is_faster"
+			key = MsgReasonValueIsFaster
 		}
 		res.WhyValue = Reason{Key: key, Args: []any{label(&rows[fast]), ratio(rows[fast].cost, cr.cost), ratio(cr.time, rows[fast].time)}}
 	}
@@ -262,18 +262,18 @@ func altBound() int { return int(AltCostBound) }
 // fitting price of the job is: a GPU with no fresh price, the picks' own
 // warning says verify); and "the only plan that fits" where no other row
 // fits at all, so a stale pick is never called unflagged.
-func aloneKey(rows []Row, cr *Row) string {
+func aloneKey(rows []Row, cr *Row) Msg {
 	passed := false // another fitting row, passed over for its price
 	for i := range rows {
-		passed = passed || rows[i].Fits && rows[i].PassedOver.Key != ""
+		passed = passed || rows[i].Fits && rows[i].PassedOver.Key != NoMsg
 	}
 	switch {
 	case !passed:
-		return "reason.cheapest_only"
+		return MsgReasonCheapestOnly
 	case trust(cr) > 0:
-		return "reason.cheapest_flagged"
+		return MsgReasonCheapestFlagged
 	}
-	return "reason.cheapest_alone"
+	return MsgReasonCheapestAlone
 }
 
 // CostTolerance is how much cheaper a slower plan must be to count as
@@ -357,10 +357,10 @@ func (res *Result) WhyNot(i int) Reason {
 	if !r.Fits {
 		return r.FitReason
 	}
-	if r.Why.Key != "" {
+	if r.Why.Key != NoMsg {
 		return r.Why
 	}
-	if r.PassedOver.Key != "" {
+	if r.PassedOver.Key != NoMsg {
 		return r.PassedOver
 	}
 	// The fastest front row ranked before it (no dearer to the cent), or
@@ -378,12 +378,12 @@ func (res *Result) WhyNot(i int) Reason {
 	}
 	f := &res.Rows[best]
 	if f.cost > r.cost && f.time < r.time {
-		return Reason{Key: "reason.cost_tie", Args: []any{label(r), label(f), percent(CostTolerance), ratio(r.time, f.time)}}
+		return Reason{Key: MsgReasonCostTie, Args: []any{label(r), label(f), percent(CostTolerance), ratio(r.time, f.time)}}
 	}
 	if f.time <= r.time {
-		return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}
+		return Reason{Key: MsgReasonNone, Args: []any{label(r), label(f)}}
 	}
-	return Reason{Key: "reason.tie", Args: []any{label(r), label(f), percent(frontTolerance)}}
+	return Reason{Key: MsgReasonTie, Args: []any{label(r), label(f), percent(frontTolerance)}}
 }
 
 // percent is a tolerance as a whole per cent, for the reasons' "1%".
@@ -511,9 +511,9 @@ func (p *planner) hostedBatch(res Result) {
 	}
 	best := &res.Rows[res.Cheapest]
 	cost := Money{Amount: p.display(usd), Currency: res.Currency}
-	key := "hosted.batch_self"
+	key := MsgHostedBatchSelf
 	if cost.Amount < best.RankedCostDisp {
-		key = "hosted.batch_api"
+		key = MsgHostedBatchAPI
 	}
 	p.note(Reason{Key: key, Args: []any{api.ID, api.InputUSDPerMillion, api.OutputUSDPerMillion, api.AsOf, cost, label(best), costText(best, Batch, &res)}})
 }
@@ -569,20 +569,20 @@ func (p *planner) hosted(res Result) []HostedComparison {
 		if best == nil {
 			// Nothing self-hosted to set against the API: say so, with no
 			// bill of 0 beside it.
-			hc.Why = Reason{Key: "hosted.no_fit", Args: []any{h.ID}}
+			hc.Why = Reason{Key: MsgHostedNoFit, Args: []any{h.ID}}
 		} else {
 			hc.SelfHostedUSD = best.MonthlyCostUSD
 			unit := best.MonthlyCostUSD / float64(max(best.Replicas, 1))
 			be, above := breakEven(unit, HoursPerMonth*3600*perReq, best.SustainableRPSPerReplica)
 			switch {
 			case !(be > 0):
-				hc.Why = Reason{Key: "hosted.never", Args: []any{h.ID}}
+				hc.Why = Reason{Key: MsgHostedNever, Args: []any{h.ID}}
 			case above > be:
 				hc.BreakEvenRPS, hc.AlwaysAboveRPS = be, above
-				hc.Why = Reason{Key: "hosted.cheaper_than_api_above", Args: []any{label(best), h.ID, be, best.SustainableRPSPerReplica, above}}
+				hc.Why = Reason{Key: MsgHostedCheaperThanAPIAbove, Args: []any{label(best), h.ID, be, best.SustainableRPSPerReplica, above}}
 			default:
 				hc.BreakEvenRPS, hc.AlwaysAboveRPS = be, be
-				hc.Why = Reason{Key: "hosted.cheaper_than_api", Args: []any{label(best), h.ID, be}}
+				hc.Why = Reason{Key: MsgHostedCheaperThanAPI, Args: []any{label(best), h.ID, be}}
 			}
 		}
 		out = append(out, hc)

@@ -21,7 +21,7 @@ func CountReasons(rows []Row) []ReasonCount {
 	seen := map[string]int{}
 	for i := range rows {
 		r := &rows[i]
-		if r.Fits || r.FitReason.Key == "" {
+		if r.Fits || r.FitReason.Key == NoMsg {
 			continue
 		}
 		s := r.FitReason.String()

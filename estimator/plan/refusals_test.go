@@ -11,9 +11,9 @@ import (
 // than 8"), the most common first and, at equal counts, in the rows'
 // order; fitting rows and rows with no reason are not counted.
 func TestCountReasons(t *testing.T) {
-	big := func(n int) plan.Row { return plan.Row{FitReason: plan.Reason{Key: "fit.too_big", Args: []any{n}}} }
-	price := plan.Row{FitReason: plan.Reason{Key: "fit.no_price", Args: []any{"on-demand"}}}
-	rows := []plan.Row{big(8), price, big(64), big(64), {Fits: true, FitReason: plan.Reason{Key: "fit.ok", Args: []any{1.0}}}, big(64), price, {}, big(16)}
+	big := func(n int) plan.Row { return plan.Row{FitReason: plan.Reason{Key: plan.MsgFitTooBig, Args: []any{n}}} }
+	price := plan.Row{FitReason: plan.Reason{Key: plan.MsgFitNoPrice, Args: []any{"on-demand"}}}
+	rows := []plan.Row{big(8), price, big(64), big(64), {Fits: true, FitReason: plan.Reason{Key: plan.MsgFitOK, Args: []any{1.0}}}, big(64), price, {}, big(16)}
 	got := plan.CountReasons(rows)
 	want := []struct {
 		s string

@@ -3,7 +3,6 @@ package plan_test
 import (
 	"math"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -27,9 +26,9 @@ func scaleOutRequest(t *testing.T, model string, task estimator.Task, tokens flo
 	return req, offers
 }
 
-// hasNote reports whether r has a note whose key starts with prefix.
-func hasNote(r *plan.Row, prefix string) bool {
-	return slices.ContainsFunc(r.Notes, func(n plan.Reason) bool { return strings.HasPrefix(n.Key, prefix) })
+// hasNote reports whether r has a note of one of keys.
+func hasNote(r *plan.Row, keys ...plan.Msg) bool {
+	return slices.ContainsFunc(r.Notes, func(n plan.Reason) bool { return slices.Contains(keys, n.Key) })
 }
 
 // TestFastestScalesOut: the fastest way to pre-train or fine-tune a model
@@ -80,7 +79,7 @@ func TestFastestScalesOut(t *testing.T) {
 				!(fa.JobSeconds*1.5 <= res.Rows[own].JobSeconds) {
 				t.Fatalf("fastest ×%d on %v GPUs, scaled from %d; its offer's own row %d", fa.Instances, fa.GPUs, fa.ScaledFrom, own)
 			}
-			if !hasNote(fa, "note.scale_out") || !hasNote(fa, "note.scale_stop") {
+			if !hasNote(fa, plan.MsgNoteScaleOut) || !hasNote(fa, plan.MsgNoteScaleStopSlow, plan.MsgNoteScaleStopComm, plan.MsgNoteScaleStopBatch, plan.MsgNoteScaleStopBatchFT, plan.MsgNoteScaleStopLimit, plan.MsgNoteScaleStopLayout) {
 				t.Errorf("fastest's notes: %v", fa.Notes)
 			}
 			// At most one scaled-out row per offer, and none that a row
@@ -90,12 +89,12 @@ func TestFastestScalesOut(t *testing.T) {
 			for i := range res.Rows {
 				r := &res.Rows[i]
 				if r.ScaledFrom > 0 {
-					if seen[r.Offer.ID] || !(r.RankedSeconds < fastest) || r.PassedOver.Key != "" {
+					if seen[r.Offer.ID] || !(r.RankedSeconds < fastest) || r.PassedOver.Key != plan.NoMsg {
 						t.Errorf("row %d, %s ×%d: a second scaled-out row, passed over, or behind a row ranked before it", i, r.Offer.ID, r.Instances)
 					}
 					seen[r.Offer.ID] = true
 				}
-				if r.Fits && r.PassedOver.Key == "" {
+				if r.Fits && r.PassedOver.Key == plan.NoMsg {
 					fastest = min(fastest, r.RankedSeconds)
 				}
 			}
@@ -124,7 +123,7 @@ func TestScaleOutKeepsTheGlobalBatch(t *testing.T) {
 		if step := req.Workload.TrainTokens / r.OptimizerSteps; step > batch*(1+1e-9) {
 			t.Errorf("%s ×%d: %.0f tokens a step, over the %d-token global batch", r.Offer.ID, r.Instances, step, batch)
 		}
-		if hasNote(r, "note.scale_stop_batch") || hasNote(r, "note.batch_wider") {
+		if hasNote(r, plan.MsgNoteScaleStopBatch) || hasNote(r, plan.MsgNoteBatchWider) {
 			capped++
 		}
 	}
@@ -153,7 +152,7 @@ func TestFineTuneScaleOutKeepsItsBatch(t *testing.T) {
 			if step := req.Workload.TrainTokens / r.OptimizerSteps; step > batch*(1+1e-9) {
 				t.Errorf("%v: %s ×%d steps %.0f tokens, over 128 sequences of %d", task, r.Offer.ID, r.Instances, step, req.Input.Seq)
 			}
-			if hasNote(r, "note.scale_stop_batch_ft") {
+			if hasNote(r, plan.MsgNoteScaleStopBatchFT) {
 				capped++
 			}
 		}
@@ -206,7 +205,7 @@ func TestFineTuneBatchAboveTheUsualSaysSo(t *testing.T) {
 			continue
 		}
 		seqs := req.Workload.TrainTokens / r.OptimizerSteps / float64(req.Input.Seq)
-		if big, noted := seqs > 128*(1+1e-9), hasNote(r, "note.ft_batch_large"); big != noted {
+		if big, noted := seqs > 128*(1+1e-9), hasNote(r, plan.MsgNoteFTBatchLarge); big != noted {
 			t.Errorf("%s ×%d: %.0f sequences a step, noted %v", r.Offer.ID, r.Instances, seqs, noted)
 		} else if big {
 			above++
@@ -320,7 +319,7 @@ func TestDeadlineNeverDearerThanAPlanThatMeetsIt(t *testing.T) {
 		// instances that meet the deadline, and says so.
 		i := slices.IndexFunc(res.Rows, func(r plan.Row) bool { return r.Offer.ID == ch.Offer.ID && r.ScaledFrom == ch.Instances })
 		if dl == 2808*3600 && (i < 0 || res.Rows[i].Instances != 48 ||
-			!slices.ContainsFunc(res.Rows[i].Notes, func(n plan.Reason) bool { return n.Key == "note.scale_out_deadline" })) {
+			!slices.ContainsFunc(res.Rows[i].Notes, func(n plan.Reason) bool { return n.Key == plan.MsgNoteScaleOutDeadline })) {
 			t.Errorf("deadline 2808 h: no ×48 fleet scaled out from the ×%d that meets the deadline, noted so (row %d)", ch.Instances, i)
 		}
 	}

@@ -265,12 +265,12 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 	hi := sc.rawRate(out) * cap
 	tiny := hi * 1e-6
 	if sc.kvMax < 1 {
-		return 0, Reason{Key: "slo.kv_pool"}
+		return 0, Reason{Key: MsgSLOKVPool}
 	}
 	if l := sc.at(tiny, 1, out, w.SLOStat); !meets(l) {
 		switch {
 		case w.TTFTP95Seconds > 0 && l.ttftS > w.TTFTP95Seconds:
-			return 0, Reason{Key: "slo.ttft_prefill", Args: []any{sc.ttft[0]}}
+			return 0, Reason{Key: MsgSLOTTFTPrefill, Args: []any{sc.ttft[0]}}
 		default:
 			return 0, tpotReason(sc.bound, sc.tpot[0])
 		}
@@ -298,13 +298,13 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 func tpotReason(bound estimator.Bound, tpot float64) Reason {
 	switch bound {
 	case estimator.BoundBandwidth:
-		return Reason{Key: "slo.tpot_bandwidth", Args: []any{tpot}}
+		return Reason{Key: MsgSLOTPOTBandwidth, Args: []any{tpot}}
 	case estimator.BoundHost:
-		return Reason{Key: "slo.tpot_host", Args: []any{tpot}}
+		return Reason{Key: MsgSLOTPOTHost, Args: []any{tpot}}
 	case estimator.BoundCommunication:
-		return Reason{Key: "slo.tpot_communication", Args: []any{tpot}}
+		return Reason{Key: MsgSLOTPOTCommunication, Args: []any{tpot}}
 	}
-	return Reason{Key: "slo.tpot_compute", Args: []any{tpot}}
+	return Reason{Key: MsgSLOTPOTCompute, Args: []any{tpot}}
 }
 
 // copyShape is one engine copy: TP × PP GPUs, how many fit in an instance
@@ -560,18 +560,18 @@ func (p *planner) setLayout(r *Row, o *Offer, cs copyShape) {
 	r.AttnDP, r.EP, r.MemShare, r.RedundantExperts = cs.dp, cs.ep, 0, cs.redundant
 	if s := cs.mem.share; s > 0 && s != p.in.GPUMemUtil {
 		r.MemShare = s
-		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.mem_share", Args: []any{cs.dp, s}})
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: MsgNoteMemShare, Args: []any{cs.dp, s}})
 	}
 	if cs.redundant > 0 && cs.redundant != p.in.RedundantExperts {
 		// The planner's redundant experts: the split said, and the flag.
-		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.redundant_experts", Args: []any{cs.ep, p.in.Arch.Experts, cs.redundant, (p.in.Arch.Experts + cs.redundant) / max(cs.ep, 1)}})
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: MsgNoteRedundantExperts, Args: []any{cs.ep, p.in.Arch.Experts, cs.redundant, (p.in.Arch.Experts + cs.redundant) / max(cs.ep, 1)}})
 	}
 	if n := rackInstances(o); cs.instancesPer > 1 && cs.instancesPer <= n {
 		// A copy over a rack's trays: the layout said in the rack's words.
-		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.nvlink_rack", Args: []any{cs.instancesPer, n, o.RackGPUs}})
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: MsgNoteNVLinkRack, Args: []any{cs.instancesPer, n, o.RackGPUs}})
 	}
 	if cs.pp > 1 && cs.instancesPer > rackInstances(o) && p.choosesLayout(p.in) && !p.wideNetwork(o) {
-		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.wide_ep_network", Args: []any{float64(minWideEPGbpsPerGPU)}})
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: MsgNoteWideEPNetwork, Args: []any{float64(minWideEPGbpsPerGPU)}})
 	}
 }
 
@@ -704,7 +704,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	pf, err := sm.Perf(1)
 	res := p.estimate(in)
 	sc.headroom = res.Headroom
-	sc.fitOK = Reason{Key: "fit.ok", Args: []any{sc.headroom.GiB()}}
+	sc.fitOK = Reason{Key: MsgFitOK, Args: []any{sc.headroom.GiB()}}
 	if err != nil || sm.MaxConcurrency() < 1 {
 		p.keepCurve(k, memo, sc)
 		return sc
@@ -825,8 +825,8 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			units++ // a spare replica absorbs a reclaim (docs/planning.md)
 		}
 		if n := units * cs.instancesPer; n > p.maxInst {
-			if why.Key == "" {
-				why = Reason{Key: "fit.too_big", Args: []any{p.maxInst}}
+			if why.Key == NoMsg {
+				why = Reason{Key: MsgFitTooBig, Args: []any{p.maxInst}}
 			}
 			if sim == nil && (past == 0 || n < past) {
 				past = n
@@ -908,11 +908,11 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		}
 	}
 	if !best.Fits {
-		if why.Key == "" {
-			why = Reason{Key: "slo.kv_pool"}
+		if why.Key == NoMsg {
+			why = Reason{Key: MsgSLOKVPool}
 		}
 		r.FitReason = why
-		if why.Key == "fit.too_big" {
+		if why.Key == MsgFitTooBig {
 			r.pastLimit = past
 		}
 		return
@@ -928,7 +928,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		}
 		k, bind, ok := p.simCopies(sc, lam, guess, p.maxInst/max(cs.instancesPer, 1)*cs.perInstance, cs.perInstance)
 		if !ok {
-			r.FitReason = Reason{Key: "fit.too_big", Args: []any{p.maxInst}}
+			r.FitReason = Reason{Key: MsgFitTooBig, Args: []any{p.maxInst}}
 			return
 		}
 		var limit sim.Limit
@@ -970,7 +970,7 @@ type pastLimitOffer struct {
 // price is dated within the freshness window (r.Stale unset), its bill is
 // within budget (0: none) and it is the cheapest so kept.
 func (c *pastLimitOffer) consider(r *Row, budget float64) {
-	if r.Fits || r.pastLimit <= 0 || r.FitReason.Key != "fit.too_big" || r.Stale || !(r.PricePerHourUSD > 0) {
+	if r.Fits || r.pastLimit <= 0 || r.FitReason.Key != MsgFitTooBig || r.Stale || !(r.PricePerHourUSD > 0) {
 		return
 	}
 	usd := float64(r.Offer.Rented(r.pastLimit)) * r.PricePerHourUSD * HoursPerMonth
@@ -999,11 +999,11 @@ func (p *planner) pastLimitNote(res *Result, c pastLimitOffer) {
 	// groups its digits ("--max-instances 1200", not "1,200").
 	flag := strconv.Itoa(c.instances)
 	if res.Cheapest < 0 {
-		p.note(Reason{Key: "note.past_limit_only", Args: []any{p.maxInst, ref, bill, flag}})
+		p.note(Reason{Key: MsgNotePastLimitOnly, Args: []any{p.maxInst, ref, bill, flag}})
 		return
 	}
 	if best := &res.Rows[res.Cheapest]; c.usd < best.MonthlyCostUSD {
-		p.note(Reason{Key: "note.past_limit_cheaper", Args: []any{p.maxInst, ref, bill, c.usd / best.MonthlyCostUSD, flag}})
+		p.note(Reason{Key: MsgNotePastLimitCheaper, Args: []any{p.maxInst, ref, bill, c.usd / best.MonthlyCostUSD, flag}})
 	}
 }
 
@@ -1036,7 +1036,7 @@ func (p *planner) servingMoney(o *Offer, r *Row) {
 	r.TokensPerUSD = estimator.Finite(lam * p.output / perSec)
 	r.cost = r.MonthlyCostUSD
 	if r.Pricing == Spot {
-		r.Notes = append(r.Notes, Reason{Key: "spot.serving"})
+		r.Notes = append(r.Notes, Reason{Key: MsgSpotServing})
 	}
 	if o.SpotPerHour > 0 {
 		if spot, ok := p.usd(o, p.vat(o, o.SpotPerHour)); ok {
@@ -1080,7 +1080,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	p.opts.yield()
 	sc := p.curve(cs, hw)
 	if !sc.ok {
-		r.FitReason = Reason{Key: "slo.kv_pool"}
+		r.FitReason = Reason{Key: MsgSLOKVPool}
 		return
 	}
 	reqs := p.req.Workload.Requests
@@ -1103,7 +1103,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	}
 	c, tps, share := eval(units)
 	if tps == 0 {
-		r.FitReason = Reason{Key: "fit.no_hardware"}
+		r.FitReason = Reason{Key: MsgFitNoHardware}
 		return
 	}
 	tokens := p.batchTokens()

@@ -141,7 +141,7 @@ func (p *planner) floor(sc *serveCurve) (Reason, bool) {
 	// One request's run has one TTFT and one TPOT: every statistic of it
 	// is that value.
 	case w.TTFTP95Seconds > 0 && res.TTFT.P95 > w.TTFTP95Seconds*margin:
-		return Reason{Key: "slo.ttft_prefill", Args: []any{res.TTFT.P95}}, true
+		return Reason{Key: MsgSLOTTFTPrefill, Args: []any{res.TTFT.P95}}, true
 	case w.TPOTSeconds > 0 && res.TPOT.P95 > w.TPOTSeconds*margin:
 		return tpotReason(sc.bound, res.TPOT.P95), true
 	}
@@ -165,9 +165,9 @@ func (p *planner) sloBinds(sc *serveCurve, bind sim.Binding, load float64) (Reas
 	}
 	// One request's run has one TTFT and one TPOT: every statistic of it
 	// is that value (floor).
-	key, idle, target := "note.ttft_binds", res.TTFT.P95, w.TTFTP95Seconds
+	key, idle, target := MsgNoteTTFTBinds, res.TTFT.P95, w.TTFTP95Seconds
 	if bind == sim.BindTPOT {
-		key, idle, target = "note.tpot_binds", res.TPOT.P95, w.TPOTSeconds
+		key, idle, target = MsgNoteTPOTBinds, res.TPOT.P95, w.TPOTSeconds
 	}
 	if !(target > 0) {
 		return Reason{}, false

@@ -109,7 +109,7 @@ func TestServingTargetBelowIdleFloor(t *testing.T) {
 	r := res.Rows[0]
 	in.TP = 1
 	idle := idleTTFT(t, in, o, estimator.Workload{PromptTokens: 1000, OutputTokens: 200})
-	if r.Fits || r.FitReason.Key != "slo.ttft_prefill" || len(r.FitReason.Args) != 1 || r.FitReason.Args[0] != idle || !(idle > 0.106) {
+	if r.Fits || r.FitReason.Key != plan.MsgSLOTTFTPrefill || len(r.FitReason.Args) != 1 || r.FitReason.Args[0] != idle || !(idle > 0.106) {
 		t.Errorf("fits %v, %v (%v); want slo.ttft_prefill at the idle replica's TTFT %.4f s", r.Fits, r.FitReason, r.FitReason.Args, idle)
 	}
 	for _, n := range runs {

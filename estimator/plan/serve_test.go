@@ -140,12 +140,12 @@ func TestServingSLOReasons(t *testing.T) {
 	o := gpuOffer(t, "l4", 1, estimator.BF16)
 	for _, c := range []struct {
 		w   plan.Workload
-		key string
+		key plan.Msg
 	}{
 		// Prefilling 8000 tokens on one L4 takes longer than 100 ms.
-		{plan.Workload{RequestsPerSecond: 1, PromptTokens: 8000, OutputTokens: 100, TTFTP95Seconds: 0.1}, "slo.ttft_prefill"},
+		{plan.Workload{RequestsPerSecond: 1, PromptTokens: 8000, OutputTokens: 100, TTFTP95Seconds: 0.1}, plan.MsgSLOTTFTPrefill},
 		// An 8B bf16 model reads 16 GB per step: at 300 GB/s that is > 5 ms.
-		{plan.Workload{RequestsPerSecond: 1, PromptTokens: 100, OutputTokens: 100, TPOTSeconds: 0.005}, "slo.tpot_bandwidth"},
+		{plan.Workload{RequestsPerSecond: 1, PromptTokens: 100, OutputTokens: 100, TPOTSeconds: 0.005}, plan.MsgSLOTPOTBandwidth},
 	} {
 		r := serveOne(t, in, o, c.w, false)
 		if r.Fits || r.FitReason.Key != c.key {
@@ -169,15 +169,15 @@ func TestPipelineAcrossInstances(t *testing.T) {
 	for _, c := range []struct {
 		gbps   float64
 		fabric string
-		key    string // the fit reason; "" fits
+		key    plan.Msg // the fit reason; NoMsg fits
 	}{
-		{0, "", "fit.no_fabric"},
-		{100, "ethernet", ""},
-		{3200, "infiniband", ""},
+		{0, "", plan.MsgFitNoFabric},
+		{100, "ethernet", plan.NoMsg},
+		{3200, "infiniband", plan.NoMsg},
 	} {
 		o.NetworkGbps, o.NetworkFabric = c.gbps, c.fabric
 		r := serveOne(t, in, o, w, false)
-		if c.key != "" {
+		if c.key != plan.NoMsg {
 			if r.Fits || r.FitReason.Key != c.key {
 				t.Errorf("%v Gbit/s %q: fits %v (%v), want %s", c.gbps, c.fabric, r.Fits, r.FitReason, c.key)
 			}
@@ -190,12 +190,12 @@ func TestPipelineAcrossInstances(t *testing.T) {
 	t4 := gpuOffer(t, "t4", 1, estimator.FP16)
 	t4.NetworkGbps, t4.NetworkFabric = 100, "ethernet"
 	mistral := modelInput(t, "mistral-7b-v0.1")
-	if r := serveOne(t, mistral, t4, w, false); r.Fits || r.FitReason.Key != "fit.span_node" {
+	if r := serveOne(t, mistral, t4, w, false); r.Fits || r.FitReason.Key != plan.MsgFitSpanNode {
 		t.Errorf("single-T4 VMs: fits %v, TP %d PP %d over %d instances (%v), want fit.span_node", r.Fits, r.TP, r.PP, r.InstancesPerReplica, r.FitReason)
 	}
 	// The same pipeline given as the layout (--tp 1 --pp 2).
 	mistral.GPUs, mistral.TP, mistral.PP = 2, 1, 2
-	if r := serveOne(t, mistral, t4, w, true); r.Fits || r.FitReason.Key != "fit.span_node" {
+	if r := serveOne(t, mistral, t4, w, true); r.Fits || r.FitReason.Key != plan.MsgFitSpanNode {
 		t.Errorf("TP 1 PP 2 on single-T4 VMs: fits %v over %d instances (%v), want fit.span_node", r.Fits, r.InstancesPerReplica, r.FitReason)
 	}
 }
@@ -254,7 +254,7 @@ func TestServingKeepsContinuousBatchingEngine(t *testing.T) {
 		}
 		noted := false
 		for _, n := range res.Notes {
-			noted = noted || n.Key == "note.serving_engine"
+			noted = noted || n.Key == plan.MsgNoteServingEngine
 		}
 		if noted != c.note {
 			t.Errorf("%v: note that serving runs on vLLM: %v, want %v", c.engine, noted, c.note)

@@ -120,7 +120,7 @@ func (p *planner) relaxDefaultTTFT(res *Result, offers []Offer) {
 		return
 	}
 	target := q.Workload.TTFTP95Seconds
-	p.note(Reason{Key: "note.ttft_default_relax", Args: []any{w.TTFTP95Seconds, p.prompt, label(c), costText(c, Serving, res),
+	p.note(Reason{Key: MsgNoteTTFTDefaultRelax, Args: []any{w.TTFTP95Seconds, p.prompt, label(c), costText(c, Serving, res),
 		target, target / idle.TTFT.P95, label(b), costText(b, Serving, &r)}})
 }
 
@@ -142,9 +142,9 @@ func sloMiss(r Reason) (target string, seconds float64, ok bool) {
 	switch {
 	case !isNum:
 		return "", 0, false
-	case r.Key == "slo.ttft_prefill":
+	case r.Key == MsgSLOTTFTPrefill:
 		return "ttft", s, true
-	case r.Key == "slo.tpot_bandwidth", r.Key == "slo.tpot_compute", r.Key == "slo.tpot_host", r.Key == "slo.tpot_communication":
+	case r.Key == MsgSLOTPOTBandwidth, r.Key == MsgSLOTPOTCompute, r.Key == MsgSLOTPOTHost, r.Key == MsgSLOTPOTCommunication:
 		return "tpot", s, true
 	}
 	return "", 0, false
@@ -160,11 +160,11 @@ func sloMiss(r Reason) (target string, seconds float64, ok bool) {
 func closerMiss(a, b Reason) bool {
 	ta, sa, ok := sloMiss(a)
 	if !ok {
-		return b.Key == ""
+		return b.Key == NoMsg
 	}
 	tb, sb, okb := sloMiss(b)
 	switch {
-	case b.Key == "", b.Key == "slo.kv_pool":
+	case b.Key == NoMsg, b.Key == MsgSLOKVPool:
 		return true
 	case !okb:
 		return false
@@ -204,16 +204,16 @@ func LatencyFloor(w Workload, rows []Row) (Reason, bool) {
 	}
 	var clauses []any
 	if r := best[0]; r != nil && w.TTFTP95Seconds > 0 {
-		clauses = append(clauses, Reason{Key: "none.ttft_floor", Args: []any{fig[0], label(r), w.TTFTP95Seconds}})
+		clauses = append(clauses, Reason{Key: MsgNoneTTFTFloor, Args: []any{fig[0], label(r), w.TTFTP95Seconds}})
 	}
 	if r := best[1]; r != nil && w.TPOTSeconds > 0 {
-		clauses = append(clauses, Reason{Key: "none.tpot_floor", Args: []any{fig[1], label(r), w.TPOTSeconds}})
+		clauses = append(clauses, Reason{Key: MsgNoneTPOTFloor, Args: []any{fig[1], label(r), w.TPOTSeconds}})
 	}
 	switch len(clauses) {
 	case 0:
 		return Reason{}, false
 	case 1:
-		return Reason{Key: "none.latency", Args: clauses}, true
+		return Reason{Key: MsgNoneLatency, Args: clauses}, true
 	}
-	return Reason{Key: "none.latency2", Args: clauses}, true
+	return Reason{Key: MsgNoneLatency2, Args: clauses}, true
 }

@@ -164,7 +164,7 @@ func TestLatencyFloorAnswersAnEmptyPlan(t *testing.T) {
 	}
 	idle := map[string]float64{}
 	for _, r := range res.Rows {
-		if r.FitReason.Key != "slo.ttft_prefill" {
+		if r.FitReason.Key != plan.MsgSLOTTFTPrefill {
 			t.Fatalf("%s: %v", r.Offer.ID, r.FitReason)
 		}
 		idle[r.Offer.ID] = r.FitReason.Args[0].(float64)
@@ -174,7 +174,7 @@ func TestLatencyFloorAnswersAnEmptyPlan(t *testing.T) {
 		t.Errorf("eight H100s' closest miss %.3f s, want under half one H100's %.3f s (TP 8's prefill, not TP 1's)", idle[eight.ID], idle[one.ID])
 	}
 	why, ok := plan.LatencyFloor(w, res.Rows)
-	if !ok || why.Key != "none.latency" || len(why.Args) != 1 {
+	if !ok || why.Key != plan.MsgNoneLatency || len(why.Args) != 1 {
 		t.Fatalf("answer %v %v", why, ok)
 	}
 	want := fmt.Sprintf("no offer meets the latency targets (TTFT %s s at best, one prompt on an idle replica on test h100x8, against a target of 0.05 s: take a longer target or shorter prompts)",
@@ -203,7 +203,7 @@ func TestLatencyTargetBindsSaid(t *testing.T) {
 	o := gpuOffer(t, "l4", 1, estimator.BF16)
 	w := plan.Workload{RequestsPerSecond: 2, PromptTokens: 1000, OutputTokens: 200, TPOTSeconds: 1e-4}
 	r := serveOne(t, in, o, w, false)
-	if r.Fits || !strings.HasPrefix(r.FitReason.Key, "slo.tpot_") {
+	if r.Fits || !strings.HasPrefix(r.FitReason.Key.String(), "slo.tpot_") {
 		t.Fatalf("a 0.1 ms TPOT target: fits %v (%v)", r.Fits, r.FitReason)
 	}
 	idle := r.FitReason.Args[0].(float64)
@@ -228,7 +228,7 @@ func TestLatencyTargetBindsSaid(t *testing.T) {
 	}
 	w.TPOTSeconds, w.TTFTP95Seconds = 0, 0
 	r = serveOne(t, in, o, w, false)
-	if slices.ContainsFunc(r.Notes, func(n plan.Reason) bool { return strings.HasSuffix(n.Key, "_binds") }) {
+	if slices.ContainsFunc(r.Notes, func(n plan.Reason) bool { return n.Key == plan.MsgNoteTTFTBinds || n.Key == plan.MsgNoteTPOTBinds }) {
 		t.Errorf("no targets: notes %v", r.Notes)
 	}
 }

@@ -120,28 +120,31 @@ func (p *planner) stackNote(in estimator.Input) Reason {
 	tp, pp := max(in.TP, 1), max(in.PP, 1)
 	switch p.trainStack(in) {
 	case StackLitGPT:
-		return Reason{Key: "note.stack_litgpt", Args: []any{in.GPUs, in.ZeRO}}
+		return Reason{Key: MsgNoteStackLitGPT, Args: []any{in.GPUs, in.ZeRO}}
 	case StackDataParallel:
-		key := "note.stack_dp"
-		if finetune && p.rental {
-			key = "note.stack_dp_ft"
-		}
 		// FSDP has no optimizer-only sharding: its ShardingStrategy is
 		// NO_SHARD, SHARD_GRAD_OP (ZeRO-2) or FULL_SHARD (ZeRO-3)
 		// (torch.distributed.fsdp docs), and the fsdp launch writes
 		// SHARD_GRAD_OP for ZeRO-1 (catalog/launch).
-		if in.ZeRO == 1 {
-			key += "_zero1"
+		ft, zero1 := finetune && p.rental, in.ZeRO == 1
+		key := MsgNoteStackDP
+		switch {
+		case ft && zero1:
+			key = MsgNoteStackDPFTZero1
+		case ft:
+			key = MsgNoteStackDPFT
+		case zero1:
+			key = MsgNoteStackDPZero1
 		}
 		return Reason{Key: key, Args: []any{in.ZeRO}}
 	case StackMegatron:
 		if finetune && p.rental {
 			// rentalRow's fallback: no data-parallel shape fits.
-			return Reason{Key: "note.stack_megatron_ft", Args: []any{tp, pp, in.ZeRO}}
+			return Reason{Key: MsgNoteStackMegatronFT, Args: []any{tp, pp, in.ZeRO}}
 		}
-		return Reason{Key: "note.stack_megatron", Args: []any{tp, pp, in.ZeRO}}
+		return Reason{Key: MsgNoteStackMegatron, Args: []any{tp, pp, in.ZeRO}}
 	case StackTorchtitan:
-		return Reason{Key: "note.stack_torchtitan", Args: []any{tp, pp, in.ZeRO}}
+		return Reason{Key: MsgNoteStackTorchtitan, Args: []any{tp, pp, in.ZeRO}}
 	}
-	return Reason{Key: "note.stack_none", Args: []any{tp, pp, in.ZeRO}}
+	return Reason{Key: MsgNoteStackNone, Args: []any{tp, pp, in.ZeRO}}
 }

@@ -68,7 +68,7 @@ func TestFineTuneIsDataParallel(t *testing.T) {
 	}
 	noted := false
 	for _, n := range r.Notes {
-		noted = noted || n.Key == "note.stack_dp_ft"
+		noted = noted || n.Key == plan.MsgNoteStackDPFT
 	}
 	if !noted {
 		t.Errorf("no note names the data-parallel stack: %v", r.Notes)
@@ -86,7 +86,7 @@ func TestFineTuneIsDataParallel(t *testing.T) {
 	if ratio := r.JobSeconds / tp2.JobSeconds; !(ratio > 1.15 && ratio < 1.35) {
 		t.Errorf("data-parallel with checkpointing %.0f s, TP 2 without %.0f s: ratio %.2f, want the recompute's ~1.33", r.JobSeconds, tp2.JobSeconds, ratio)
 	}
-	if n := len(tp2.Notes); n == 0 || tp2.Notes[n-1].Key != "note.stack_none" {
+	if n := len(tp2.Notes); n == 0 || tp2.Notes[n-1].Key != plan.MsgNoteStackNone {
 		t.Errorf("TP 2 at ZeRO-3's notes: %v, want note.stack_none last", tp2.Notes)
 	}
 }
@@ -100,16 +100,16 @@ func TestZeRO1NoteNamesFSDPsStrategy(t *testing.T) {
 	in := modelInput(t, "llama-3.1-8b")
 	in.Task = estimator.Pretrain
 	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
-	for zero, key := range map[int]string{1: "note.stack_dp_zero1", 3: "note.stack_dp"} {
+	for zero, key := range map[int]plan.Msg{1: plan.MsgNoteStackDPZero1, 3: plan.MsgNoteStackDP} {
 		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}, FixedParallelism: true}
 		req.Input.GPUs, req.Input.ZeRO = 8, zero
 		res, err := plan.Plan(req, []plan.Offer{o}, plan.Options{})
 		if err != nil || len(res.Rows) != 1 || !res.Rows[0].Fits {
 			t.Fatalf("ZeRO-%d: %v, %+v", zero, err, res.Rows)
 		}
-		var got []string
+		var got []plan.Msg
 		for _, n := range res.Rows[0].Notes {
-			if strings.HasPrefix(n.Key, "note.stack_") {
+			if strings.HasPrefix(n.Key.String(), "note.stack_") {
 				got = append(got, n.Key)
 				if zero == 1 && strings.Contains(n.String(), "FSDP or DeepSpeed runs it") {
 					t.Errorf("ZeRO-1: %q", n.String())
@@ -135,7 +135,7 @@ func TestLitGPTLayouts(t *testing.T) {
 	keys := func(r plan.Row) string {
 		var k []string
 		for _, n := range r.Notes {
-			k = append(k, n.Key)
+			k = append(k, n.Key.String())
 		}
 		return strings.Join(k, " ")
 	}
@@ -152,7 +152,7 @@ func TestLitGPTLayouts(t *testing.T) {
 			gpus := r.DP * r.TP * r.PP
 			switch {
 			case task == estimator.QLoRA && r.Offer.ID == "eight":
-				if r.Fits || r.FitReason.Key != "fit.litgpt_qlora" {
+				if r.Fits || r.FitReason.Key != plan.MsgFitLitGPTQLoRA {
 					t.Errorf("%s: fits %v, %v; want refused: lora.py runs QLoRA on one GPU", where, r.Fits, r.FitReason)
 				}
 				continue
@@ -168,7 +168,7 @@ func TestLitGPTLayouts(t *testing.T) {
 			case gpus > 1 && (r.ZeRO != 3 || !r.GradCheckpointing):
 				t.Errorf("%s: %d GPUs at ZeRO-%d, checkpointing %v; LitGPT's FSDP is ZeRO-3 with every Block recomputed", where, gpus, r.ZeRO, r.GradCheckpointing)
 			}
-			if k := keys(r); !strings.Contains(k, "note.stack_litgpt") || strings.Contains(k, "note.stack_dp") || strings.Contains(k, "note.rental_layout") {
+			if k := keys(r); !strings.Contains(k, plan.MsgNoteStackLitGPT.String()) || strings.Contains(k, plan.MsgNoteStackDP.String()) || strings.Contains(k, "note.rental_layout") {
 				t.Errorf("%s: notes %s; want LitGPT's stack note alone", where, k)
 			}
 		}
@@ -215,13 +215,13 @@ func TestLitGPTLayouts(t *testing.T) {
 		task       estimator.Task
 		gpus, zero int
 		ckpt       bool
-		want       string
+		want       plan.Msg
 	}{
-		{estimator.LoRA, 4, 3, true, ""},
-		{estimator.LoRA, 4, 2, true, "fit.litgpt_layout"},
-		{estimator.LoRA, 4, 3, false, "fit.litgpt_layout"},
-		{estimator.LoRA, 1, 0, true, "fit.litgpt_layout"},
-		{estimator.QLoRA, 2, 3, true, "fit.litgpt_qlora"},
+		{estimator.LoRA, 4, 3, true, plan.NoMsg},
+		{estimator.LoRA, 4, 2, true, plan.MsgFitLitGPTLayout},
+		{estimator.LoRA, 4, 3, false, plan.MsgFitLitGPTLayout},
+		{estimator.LoRA, 1, 0, true, plan.MsgFitLitGPTLayout},
+		{estimator.QLoRA, 2, 3, true, plan.MsgFitLitGPTQLoRA},
 	} {
 		job := in
 		job.Task, job.GPUs, job.ZeRO, job.GradCheckpointing = c.task, c.gpus, c.zero, c.ckpt
@@ -231,7 +231,7 @@ func TestLitGPTLayouts(t *testing.T) {
 			t.Fatalf("%+v: %v, %d rows", c, err, len(res.Rows))
 		}
 		r := res.Rows[0]
-		if c.want == "" && (!r.Fits || !strings.Contains(keys(r), "note.stack_litgpt")) || c.want != "" && (r.Fits || r.FitReason.Key != c.want) {
+		if c.want == plan.NoMsg && (!r.Fits || !strings.Contains(keys(r), plan.MsgNoteStackLitGPT.String())) || c.want != plan.NoMsg && (r.Fits || r.FitReason.Key != c.want) {
 			t.Errorf("%+v: fits %v, %v, notes %s; want %q", c, r.Fits, r.FitReason, keys(r), c.want)
 		}
 	}
@@ -254,7 +254,7 @@ func TestLitGPTBatchShortSaysLitGPTsFix(t *testing.T) {
 		t.Fatalf("%v %+v", err, res.Rows)
 	}
 	r := res.Rows[0]
-	if r.Fits || r.FitReason.Key != "fit.batch_short_litgpt" || len(r.FitReason.Args) != 3 || r.FitReason.Args[0] != 24 || r.FitReason.Args[2] != 16 {
+	if r.Fits || r.FitReason.Key != plan.MsgFitBatchShortLitGPT || len(r.FitReason.Args) != 3 || r.FitReason.Args[0] != 24 || r.FitReason.Args[2] != 16 {
 		t.Fatalf("fits %v, %v %v; want refused with LitGPT's batch advice: 24 GPUs, at most 16", r.Fits, r.FitReason.Key, r.FitReason.Args)
 	}
 	s := r.FitReason.String()
@@ -264,7 +264,7 @@ func TestLitGPTBatchShortSaysLitGPTsFix(t *testing.T) {
 	// The same job for the Trainer keeps the stacks' advice.
 	req.LitGPT, req.FixedParallelism = false, true
 	req.Input.GPUs, req.Input.ZeRO, req.Input.GradCheckpointing = 24, 3, true
-	if res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{KeepUnfit: true}); err != nil || len(res.Rows) != 1 || res.Rows[0].FitReason.Key != "fit.batch_short" {
+	if res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{KeepUnfit: true}); err != nil || len(res.Rows) != 1 || res.Rows[0].FitReason.Key != plan.MsgFitBatchShort {
 		t.Errorf("the Trainer's 24 GPUs: %v %+v", err, res.Rows)
 	}
 }

@@ -46,12 +46,12 @@ func TestNoPickRunsWhatItsGPULacks(t *testing.T) {
 		planned++
 		for i := range res.Rows {
 			r := &res.Rows[i]
-			if r.Offer == nil || !r.Offer.HasHardware || r.FitReason.Key == "fit.no_price" || r.FitReason.Key == "fit.no_fx" {
+			if r.Offer == nil || !r.Offer.HasHardware || r.FitReason.Key == plan.MsgFitNoPrice || r.FitReason.Key == plan.MsgFitNoFX {
 				continue
 			}
 			s := estimator.SupportForJob(r.Offer.Hardware.Generation, req.Input)
 			if !s.Runs {
-				if r.Fits || r.FitReason.Key != "fit.engine_gpu" {
+				if r.Fits || r.FitReason.Key != plan.MsgFitEngineGPU {
 					t.Errorf("%v %v on %s (%v): fits=%v reason %q, want unfit fit.engine_gpu", req.Input.Engine, req.Input.Weights, r.Offer.ID, r.Offer.Hardware.Generation, r.Fits, r.FitReason.Key)
 				}
 				refused++
@@ -65,14 +65,14 @@ func TestNoPickRunsWhatItsGPULacks(t *testing.T) {
 			}
 			noted := false
 			for _, n := range r.Notes {
-				noted = noted || n.Key == "note.weights_substituted" || n.Key == "note.fp16_for_bf16" || n.Key == "note.fp16_refused_model"
+				noted = noted || n.Key == plan.MsgNoteWeightsSubstituted || n.Key == plan.MsgNoteFP16ForBF16 || n.Key == plan.MsgNoteFP16RefusedModel
 			}
 			if noted != s.Substituted() {
 				t.Errorf("%v %v on %s: substitution note %v, substituted %v (notes %v)", req.Input.Engine, req.Input.Weights, r.Offer.ID, noted, s.Substituted(), r.Notes)
 			}
 		}
 		for _, i := range []int{res.Cheapest, res.Fastest, res.Quickest, res.Value} {
-			if i >= 0 && (!res.Rows[i].Fits || res.Rows[i].PassedOver.Key != "") {
+			if i >= 0 && (!res.Rows[i].Fits || res.Rows[i].PassedOver.Key != plan.NoMsg) {
 				t.Errorf("pick %d rests on a row that is unfit or passed over: %+v", i, res.Rows[i].PassedOver)
 			}
 		}
@@ -114,7 +114,7 @@ func TestTuringServesFP16(t *testing.T) {
 				}
 			}
 		case estimator.GenPascal:
-			if r.Fits || r.FitReason.Key != "fit.engine_gpu" || !strings.Contains(r.FitReason.String(), "Pascal") {
+			if r.Fits || r.FitReason.Key != plan.MsgFitEngineGPU || !strings.Contains(r.FitReason.String(), "Pascal") {
 				t.Errorf("%s on Pascal: fits %v, %q", r.Offer.ID, r.Fits, r.FitReason.String())
 			}
 		}
@@ -167,10 +167,10 @@ func TestOpenPriceIsNotTheAnswer(t *testing.T) {
 	for _, c := range []struct {
 		offers []plan.Offer
 		want   string
-		key    string
+		key    plan.Msg
 	}{
-		{[]plan.Offer{open, same}, "same", "reason.to_verify"},
-		{[]plan.Offer{open, other}, other.ID, "reason.to_verify_elsewhere"},
+		{[]plan.Offer{open, same}, "same", plan.MsgReasonToVerify},
+		{[]plan.Offer{open, other}, other.ID, plan.MsgReasonToVerifyElsewhere},
 	} {
 		res := mustPlan(t, req, c.offers, plan.Options{KeepUnfit: true})
 		if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != c.want {
@@ -200,7 +200,7 @@ func TestFlaggedPriceIsNotTheAnswer(t *testing.T) {
 		t.Fatalf("cheapest = %d, want %s", res.Cheapest, normal.ID)
 	}
 	if res.CheaperFlagged < 0 || res.Rows[res.CheaperFlagged].Offer.ID != "flagged" ||
-		res.Rows[res.CheaperFlagged].PassedOver.Key != "reason.far_below_elsewhere" {
+		res.Rows[res.CheaperFlagged].PassedOver.Key != plan.MsgReasonFarBelowElsewhere {
 		t.Fatalf("CheaperFlagged = %d, want the flagged row passed over", res.CheaperFlagged)
 	}
 	// The same price as the user's own is the answer.
@@ -254,7 +254,7 @@ func TestOwnHardwareSettingsStayHome(t *testing.T) {
 	}
 	noted := false
 	for _, n := range b.Notes {
-		noted = noted || n.Key == "note.rental_no_offload"
+		noted = noted || n.Key == plan.MsgNoteRentalNoOffload
 	}
 	if !noted {
 		t.Fatalf("no note on %s: %v", b.Offer.ID, b.Notes)
@@ -313,7 +313,7 @@ func TestRentalChoosesItsMemoryLayout(t *testing.T) {
 		}
 		noted, saidStage := false, 0
 		for _, n := range b.Notes {
-			noted = noted || strings.HasPrefix(n.Key, "note.rental_layout")
+			noted = noted || n.Key == plan.MsgNoteRentalLayoutCkpt || n.Key == plan.MsgNoteRentalLayoutNoCkpt
 			if strings.Contains(n.String(), "ZeRO-"+strconv.Itoa(b.ZeRO)) {
 				saidStage++
 			}
@@ -348,7 +348,7 @@ func TestSpotNoteOnlyOnSpot(t *testing.T) {
 	req, offers := trainingRequest(t)
 	has := func(res plan.Result) bool {
 		for _, n := range res.Notes {
-			if n.Key == "note.spot_default_rate" {
+			if n.Key == plan.MsgNoteSpotDefaultRate {
 				return true
 			}
 		}
@@ -381,7 +381,7 @@ func TestReservedPickStatesItsCommitment(t *testing.T) {
 	}
 	said := false
 	for _, n := range r.Notes {
-		said = said || (strings.HasPrefix(n.Key, "note.reserved_") && strings.Contains(n.String(), " over 3 years"))
+		said = said || ((n.Key == plan.MsgNoteReservedCommitment || n.Key == plan.MsgNoteReservedTerm) && strings.Contains(n.String(), " over 3 years"))
 	}
 	if !said {
 		t.Fatalf("%s: notes %v", r.Offer.ID, r.Notes)
@@ -409,7 +409,7 @@ func TestSpotFloor(t *testing.T) {
 	fair.ID, fair.SpotPerHour = "fair", 0.5*h100.OnDemandPerHour
 	req.Pricing = plan.Spot
 	res := mustPlan(t, req, []plan.Offer{deep, fair}, plan.Options{KeepUnfit: true})
-	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "fair" || res.CheaperFlagged < 0 || res.Rows[res.CheaperFlagged].PassedOver.Key != "reason.spot_far_below" {
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "fair" || res.CheaperFlagged < 0 || res.Rows[res.CheaperFlagged].PassedOver.Key != plan.MsgReasonSpotFarBelow {
 		t.Fatalf("spot plan: cheapest %d, flagged %d", res.Cheapest, res.CheaperFlagged)
 	}
 }
@@ -427,7 +427,7 @@ func TestSingleReplicaSaysNoSpare(t *testing.T) {
 		}
 		noted := false
 		for _, n := range r.Notes {
-			noted = noted || n.Key == "note.no_spare"
+			noted = noted || n.Key == plan.MsgNoteNoSpare
 		}
 		if r.Replicas == 1 {
 			ones++
@@ -493,7 +493,7 @@ func TestOwnPriceWinsATie(t *testing.T) {
 			t.Fatalf("%v: no cheapest", ids)
 		}
 		r := res.Rows[res.Cheapest]
-		if r.Offer.ID != ids[0] || r.Why.Key != "reason.cheapest_own_tie" {
+		if r.Offer.ID != ids[0] || r.Why.Key != plan.MsgReasonCheapestOwnTie {
 			t.Fatalf("%v: cheapest %s (%s), want %s on the tie rule", ids, r.Offer.ID, r.Why.Key, ids[0])
 		}
 		if got := r.Why.String(); !strings.Contains(got, "the tie goes to your price") || !strings.Contains(got, ids[1]) {
@@ -549,7 +549,7 @@ func TestOwnUnfitIsListed(t *testing.T) {
 			t.Errorf("the catalog's unfit offer is listed without KeepUnfit")
 		}
 	}
-	if mine == nil || mine.Fits || mine.FitReason.Key != "fit.no_fabric_own" ||
+	if mine == nil || mine.Fits || mine.FitReason.Key != plan.MsgFitNoFabricOwn ||
 		!strings.Contains(mine.FitReason.String(), "give the row's network_gbps and network_fabric") {
 		t.Fatalf("the user's unfit offer: %+v", mine)
 	}

@@ -390,10 +390,10 @@ func marginOf(usable estimator.Bytes) estimator.Bytes {
 // prices: offers with the same hardware share it).
 func (p *planner) trainTech(o *Offer, r *Row) {
 	if o.GPUCount < 1 {
-		r.FitReason = Reason{Key: "fit.fraction_training"}
+		r.FitReason = Reason{Key: MsgFitFractionTraining}
 		return
 	}
-	if why := p.litgptRefusal(o); why.Key != "" {
+	if why := p.litgptRefusal(o); why.Key != NoMsg {
 		r.FitReason = why
 		return
 	}
@@ -404,7 +404,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		// are rented: "needs more than 64 instances" sent a full
 		// fine-tune of 8B on 16 H100s at ZeRO 0 looking for a bigger
 		// fleet, where --zero 2 or 3 (or no --gpus) is what fits it.
-		r.FitReason = Reason{Key: "fit.layout_oom", Args: []any{-s.res.Headroom.GiB(), s.in.GPUs, s.in.TP, s.in.PP, s.in.ZeRO}}
+		r.FitReason = Reason{Key: MsgFitLayoutOOM, Args: []any{-s.res.Headroom.GiB(), s.in.GPUs, s.in.TP, s.in.PP, s.in.ZeRO}}
 		return
 	case !ok:
 		r.FitReason = p.tooBig(o)
@@ -414,7 +414,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 			v := variant{weights: p.in.Weights, offload: p.in.Offload, rental: p.rental, ckpt: p.in.GradCheckpointing, dataParallel: p.dataParallel, bare: true}
 			p.opts.yield() // a search of its own (Options.Yield)
 			if b, ok := p.sub(v).fitTraining(o); ok {
-				r.FitReason = Reason{Key: "fit.inside_margin", Args: []any{b.res.Headroom.GiB(), 100 * trainMemoryMargin}}
+				r.FitReason = Reason{Key: MsgFitInsideMargin, Args: []any{b.res.Headroom.GiB(), 100 * trainMemoryMargin}}
 			}
 		}
 		return
@@ -432,7 +432,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 	}
 	if p.req.FixedParallelism {
 		if r.Fits && s.res.Headroom < marginOf(s.in.UsableBytes()) {
-			r.Notes = append(r.Notes, Reason{Key: "note.inside_margin", Args: []any{s.res.Headroom.GiB(), 100 * trainMemoryMargin}})
+			r.Notes = append(r.Notes, Reason{Key: MsgNoteInsideMargin, Args: []any{s.res.Headroom.GiB(), 100 * trainMemoryMargin}})
 		}
 		p.idleGPUs(o, hw, s, r)
 		return
@@ -454,11 +454,11 @@ func (p *planner) litgptRefusal(o *Offer) Reason {
 	switch {
 	case !p.req.LitGPT:
 	case p.req.FixedParallelism && p.in.Task == estimator.QLoRA && p.in.GPUs > 1:
-		return Reason{Key: "fit.litgpt_qlora", Args: []any{p.in.GPUs}}
+		return Reason{Key: MsgFitLitGPTQLoRA, Args: []any{p.in.GPUs}}
 	case p.req.FixedParallelism && !litgptRuns(p.in):
-		return Reason{Key: "fit.litgpt_layout", Args: []any{max(p.in.GPUs, 1), max(p.in.TP, 1), max(p.in.PP, 1), p.in.ZeRO}}
+		return Reason{Key: MsgFitLitGPTLayout, Args: []any{max(p.in.GPUs, 1), max(p.in.TP, 1), max(p.in.PP, 1), p.in.ZeRO}}
 	case !p.req.FixedParallelism && p.in.Task == estimator.QLoRA && o.GPUCount > 1:
-		return Reason{Key: "fit.litgpt_qlora", Args: []any{o.GPUCount}}
+		return Reason{Key: MsgFitLitGPTQLoRA, Args: []any{o.GPUCount}}
 	}
 	return Reason{}
 }
@@ -511,9 +511,9 @@ func (p *planner) idleNote(r *Row) Reason {
 	f := r.idle
 	args := []any{f.used, f.paid, f.paid - f.used}
 	if !(f.seconds > 0) {
-		return Reason{Key: "note.idle_gpus", Args: args}
+		return Reason{Key: MsgNoteIdleGPUs, Args: args}
 	}
-	return Reason{Key: "note.idle_gpus_all", Args: append(args, f.dp, Duration{Seconds: f.seconds},
+	return Reason{Key: MsgNoteIdleGPUsAll, Args: append(args, f.dp, Duration{Seconds: f.seconds},
 		Money{Amount: p.display(r.billUSD(f.seconds)), Currency: p.req.currency()})}
 }
 
@@ -688,7 +688,7 @@ func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) 
 	// is large, and a batch or training plan prices thousands of them);
 	// only the chosen ones are copied out.
 	rows := p.scaleRows[:0]
-	dl, late := p.req.Filters.DeadlineSeconds, r.FitReason.Key == "fit.past_deadline"
+	dl, late := p.req.Filters.DeadlineSeconds, r.FitReason.Key == MsgFitPastDeadline
 	best, meet, prev := -1, -1, r.time
 	rule := l.count() - l.pastBatch // the fleets a scaled-out plan may take
 	for i := range l.count() {
@@ -740,23 +740,23 @@ func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) 
 		if speed >= scaleOutSpeedup {
 			break // it pays, and the budget, the deadline or the host rules it out
 		}
-		key := "note.scale_stop_slow"
+		key := MsgNoteScaleStopSlow
 		if n.Bound == estimator.BoundCommunication {
-			key = "note.scale_stop_comm"
+			key = MsgNoteScaleStopComm
 		}
 		stop = Reason{Key: key, Args: []any{n.Instances, speed, ratio(n.cost, from.cost)}}
 	case best < 0 && l.stop == stopLimit:
 		// r holds the job on about the most instances a plan may rent.
 	case l.stop == stopLimit:
-		stop = Reason{Key: "note.scale_stop_limit", Args: []any{l.at}}
+		stop = Reason{Key: MsgNoteScaleStopLimit, Args: []any{l.at}}
 	case l.stop == stopBatch && l.seqs > 0:
-		stop = Reason{Key: "note.scale_stop_batch_ft", Args: []any{l.seqs, l.batch}}
+		stop = Reason{Key: MsgNoteScaleStopBatchFT, Args: []any{l.seqs, l.batch}}
 	case l.stop == stopBatch:
-		stop = Reason{Key: "note.scale_stop_batch", Args: []any{l.batch}}
+		stop = Reason{Key: MsgNoteScaleStopBatch, Args: []any{l.batch}}
 	case l.stop == stopLayout:
-		stop = Reason{Key: "note.scale_stop_layout", Args: []any{l.at}}
+		stop = Reason{Key: MsgNoteScaleStopLayout, Args: []any{l.at}}
 	}
-	if best < 0 && stop.Key == "" {
+	if best < 0 && stop.Key == NoMsg {
 		return nil
 	}
 	sc := &scaling{stop: stop, met: late}
@@ -772,14 +772,14 @@ func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) 
 // scaling.met): marked, with a note that sets it against r and the note
 // that says where scaling stops.
 func scaledRow(r *Row, sc *scaling) {
-	s, key := sc.row, "note.scale_out"
+	s, key := sc.row, MsgNoteScaleOut
 	if sc.met {
-		key = "note.scale_out_deadline"
+		key = MsgNoteScaleOutDeadline
 	}
 	s.ScaledFrom = r.Instances
 	s.Notes = append(slices.Clip(s.Notes), Reason{Key: key,
 		Args: []any{r.Instances, s.Instances, ratio(r.time, s.time), ratio(s.cost, r.cost)}})
-	if sc.stop.Key != "" {
+	if sc.stop.Key != NoMsg {
 		s.Notes = append(s.Notes, sc.stop)
 	}
 }
@@ -796,10 +796,10 @@ func pruneScaled(rows []Row) []Row {
 	out := rows[:0]
 	for i := range rows {
 		r := &rows[i]
-		if r.ScaledFrom > 0 && (r.PassedOver.Key != "" || !(r.time < fastest)) {
+		if r.ScaledFrom > 0 && (r.PassedOver.Key != NoMsg || !(r.time < fastest)) {
 			continue
 		}
-		if r.Fits && r.PassedOver.Key == "" {
+		if r.Fits && r.PassedOver.Key == NoMsg {
 			fastest = min(fastest, r.time)
 		}
 		out = append(out, *r)
@@ -873,7 +873,7 @@ func (p *planner) fineTuneBatchNote(r *Row) Reason {
 	if !(seqs > fineTuneGlobalSequences*(1+1e-9)) {
 		return Reason{}
 	}
-	return Reason{Key: "note.ft_batch_large", Args: []any{math.Round(seqs), r.DP}}
+	return Reason{Key: MsgNoteFTBatchLarge, Args: []any{math.Round(seqs), r.DP}}
 }
 
 // trainSeq is the tokens of one training sample: --seq, or the length
@@ -912,7 +912,7 @@ func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, c
 		if !nr.Fits && !limited {
 			return false, false
 		}
-		if nr.wide.Key != "" {
+		if nr.wide.Key != NoMsg {
 			nr.wide = p.wideNote(bigger.in, &nr) // its replicas, not r's
 		}
 	} else {
@@ -1084,7 +1084,7 @@ func (p *planner) wideNote(in estimator.Input, r *Row) Reason {
 	}
 	most := seqs / per
 	split := max(in.TP, 1) * max(in.PP, 1) * max(in.CP, 1)
-	return Reason{Key: "note.batch_wider", Args: []any{seqs, most, r.DP, split, max(in.TP, 1), max(in.PP, 1), max(in.CP, 1)}}
+	return Reason{Key: MsgNoteBatchWider, Args: []any{seqs, most, r.DP, split, max(in.TP, 1), max(in.PP, 1), max(in.CP, 1)}}
 }
 
 // trainWork is the workload a training layout in is timed with: with
@@ -1122,28 +1122,28 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 		// gradient_accumulation_iters assert a sequence or more a device,
 		// litgpt/args.py at 00af8b0d), and split no model (no TP, PP or
 		// CP): fewer GPUs or a larger batch is all their advice.
-		key := "fit.batch_short"
+		key := MsgFitBatchShort
 		if p.req.LitGPT {
-			key = "fit.batch_short_litgpt"
+			key = MsgFitBatchShortLitGPT
 		}
 		r.FitReason = Reason{Key: key, Args: []any{b.Replicas, math.Round(b.Global), b.MaxReplicas()}}
 		return
 	}
 	pf := p.perf(in, hw, w)
 	if !pf.ok || !(pf.stepSeconds > 0) {
-		r.FitReason = Reason{Key: "fit.no_hardware"}
+		r.FitReason = Reason{Key: MsgFitNoHardware}
 		return
 	}
 	step := pf.stepSeconds
 	r.CommSeconds, r.Bound = pf.commSeconds, pf.bound
 	if s.instances > 1 {
-		if g, assumed := p.networkGbps(o); assumed && !p.noted("note.network_assumed") {
-			p.note(Reason{Key: "note.network_assumed", Args: []any{g}})
+		if g, assumed := p.networkGbps(o); assumed && !p.noted(MsgNoteNetworkAssumed) {
+			p.note(Reason{Key: MsgNoteNetworkAssumed, Args: []any{g}})
 		}
 	}
 	tps := pf.tokensPerStep / step
 	tokens := p.req.Workload.TrainTokens
-	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{s.res.Headroom.GiB()}}
+	r.Fits, r.FitReason = true, Reason{Key: MsgFitOK, Args: []any{s.res.Headroom.GiB()}}
 	r.HeadroomGiB = s.res.Headroom.GiB()
 	r.HostOffloadGiB = s.res.HostOffload.GiB() * o.GPUCount
 	r.Instances = s.instances
@@ -1339,8 +1339,8 @@ func (p *planner) spotParams(o *Offer, r *Row, n int) (m, writeRate, restart flo
 		month, known = SpotInterruptionsPerMonth(o.SpotInterruption)
 		// Said only of a spot plan: an on-demand job's spot figures are
 		// a side column, and the note read as a caveat on its answer.
-		if !known && p.req.Pricing == Spot && !p.noted("note.spot_default_rate") {
-			p.note(Reason{Key: "note.spot_default_rate", Args: []any{100 * month}})
+		if !known && p.req.Pricing == Spot && !p.noted(MsgNoteSpotDefaultRate) {
+			p.note(Reason{Key: MsgNoteSpotDefaultRate, Args: []any{100 * month}})
 		}
 	}
 	r.SpotInterruptionsPerMonth = month
@@ -1404,9 +1404,9 @@ func (p *planner) reserved(o *Offer, r *Row) {
 		args := []any{Money{Amount: p.display(r.ReservedCommitmentUSD), Currency: cur}, strconv.Itoa(years),
 			Money{Amount: p.display(r.ReservedMonthlyCommitmentUSD), Currency: cur, PerMonth: true}}
 		if od > 0 {
-			r.Notes = append(r.Notes, Reason{Key: "note.reserved_commitment", Args: append(args, 100*r.ReservedBreakEvenUtilisation)})
+			r.Notes = append(r.Notes, Reason{Key: MsgNoteReservedCommitment, Args: append(args, 100*r.ReservedBreakEvenUtilisation)})
 		} else {
-			r.Notes = append(r.Notes, Reason{Key: "note.reserved_term", Args: args})
+			r.Notes = append(r.Notes, Reason{Key: MsgNoteReservedTerm, Args: args})
 		}
 	}
 }
@@ -1436,16 +1436,16 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 		if o.RAMGiB == 0 {
 			// Hundreds of GiB offloaded (788 GiB for a 70B optimizer)
 			// are not a bet on an unlisted host.
-			r.Host = HostCheck{Status: HostFail, Reason: Reason{Key: "host.offload_unlisted", Args: []any{need}}}
+			r.Host = HostCheck{Status: HostFail, Reason: Reason{Key: MsgHostOffloadUnlisted, Args: []any{need}}}
 			return
 		}
 		if need > o.RAMGiB {
-			r.Host = HostCheck{Status: HostFail, Reason: Reason{Key: "host.offload_ram", Args: []any{need, o.RAMGiB}}}
+			r.Host = HostCheck{Status: HostFail, Reason: Reason{Key: MsgHostOffloadRAM, Args: []any{need, o.RAMGiB}}}
 			return
 		}
 	}
 	if o.VCPUs == 0 || o.RAMGiB == 0 {
-		r.Host = HostCheck{Status: HostUnknown, Reason: Reason{Key: "host.unknown"}}
+		r.Host = HostCheck{Status: HostUnknown, Reason: Reason{Key: MsgHostUnknown}}
 		return
 	}
 	cpu, ram := float64(inferVCPUsPerGPU), float64(inferRAMGBPerGPU)
@@ -1455,7 +1455,7 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 	perCPU := float64(o.VCPUs) / gpus
 	perRAM := o.RAMGiB * float64(estimator.GiB) / float64(estimator.GB) / gpus
 	if !(perCPU < cpu) && !(perRAM < ram) {
-		r.Host = HostCheck{Status: HostOK, Reason: Reason{Key: "host.ok"}}
+		r.Host = HostCheck{Status: HostOK, Reason: Reason{Key: MsgHostOK}}
 		return
 	}
 	// A warning's arguments are built once per host shape.
@@ -1466,9 +1466,9 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 	}
 	short := perCPU < inferVCPUsPerGPU || perRAM < inferRAMGBPerGPU
 	if perCPU < cpu {
-		r.Host = HostCheck{HostWarn, Reason{Key: "host.few_vcpus", Args: []any{perCPU, cpu}}, short}
+		r.Host = HostCheck{HostWarn, Reason{Key: MsgHostFewVCPUs, Args: []any{perCPU, cpu}}, short}
 	} else {
-		r.Host = HostCheck{HostWarn, Reason{Key: "host.little_ram", Args: []any{o.RAMGiB / gpus, ram * float64(estimator.GB) / float64(estimator.GiB)}}, short}
+		r.Host = HostCheck{HostWarn, Reason{Key: MsgHostLittleRAM, Args: []any{o.RAMGiB / gpus, ram * float64(estimator.GB) / float64(estimator.GiB)}}, short}
 	}
 	if p.hostWarn == nil {
 		p.hostWarn = make(map[hostKey]HostCheck, 64)
