@@ -604,7 +604,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, devicePrefillCases, deviceH200MemoryCases, disaggCases} {
+		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, devicePrefillCases, deviceH200MemoryCases, deviceFSDPMemoryCases, disaggCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err

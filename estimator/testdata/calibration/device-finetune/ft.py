@@ -69,6 +69,31 @@ JOBS2 = [
 ]
 
 
+# The third set (--set 3): FSDP at world sizes 2–8 on one GPU through
+# PyTorch's fake process group (torch.testing._internal.distributed.
+# fake_pg: collectives return at once and write nothing, so a rank's
+# buffers, shards, gathers in flight and reduce-scatter outputs are
+# allocated as on W GPUs while the values are not the model's). The
+# trailing dict's "world" is W and "fsdp" 1 (FullyShardedDataParallel, one
+# unit per decoder layer and the root, limit_all_gathers, use_orig_params,
+# as Lightning's FSDPStrategy wraps LitGPT's Block) or 2 (fully_shard per
+# decoder layer and the root). Full fine-tunes in bf16-true unless
+# "mixed"; the rows mirror LitGPT's FSDP recipes (micro-batch 1–4,
+# sequence 512–2,048) at 2, 4 and 8 GPUs.
+JOBS3 = [
+    ("llama-3.1-8b", "llama-3.1-8b.json", "full", 1, 512, None, True, False, {"world": 4, "fsdp": 2}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "full", 1, 512, None, True, False, {"world": 4, "fsdp": 1}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "full", 1, 512, None, True, False, {"world": 8, "fsdp": 2}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "full", 1, 2048, None, True, True, {"world": 4, "fsdp": 2}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 1, 512, (32, QV), True, False, {"world": 4, "fsdp": 2}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 1, 512, (32, QV), True, False, {"world": 4, "fsdp": 1}),
+    ("llama-2-7b", "llama-2-7b-hf.json", "full", 1, 512, None, True, False, {"world": 4, "fsdp": 1}),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 4, 512, None, True, False, {"world": 2, "fsdp": 2}),
+    ("qwen2.5-7b", "qwen2.5-7b.json", "full", 1, 1024, None, True, True, {"world": 8, "fsdp": 2, "mixed": True}),
+    ("phi-3-mini", "phi-3-mini-4k-instruct.json", "full", 4, 512, None, True, False, {"world": 4, "fsdp": 1}),
+]
+
+
 def smi_used_mib():
     try:
         r = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
@@ -96,6 +121,7 @@ def run_job(job, out):
     from transformers import AutoConfig, AutoModelForCausalLM
     name, cfgfile, method, batch, seq, lora, fsdp, ckpt = job[:8]
     extra = job[8] if len(job) > 8 else {}
+    torch.cuda.reset_peak_memory_stats()
     opt_impl, mixed, dropout = extra.get("opt", "foreach"), extra.get("mixed", False), extra.get("dropout", 0.05)
     wdtype = torch.float32 if mixed else torch.bfloat16
     torch.cuda.empty_cache()
@@ -123,16 +149,35 @@ def run_job(job, out):
         m.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         if lora:
             m.enable_input_require_grads()
+    world, fsdp_kind = extra.get("world", 1), extra.get("fsdp", 2)
+    rec["fsdp_world"] = world if fsdp else 0
+    rec["fsdp_kind"] = ("FSDP2 fully_shard" if fsdp_kind == 2 else "FSDP1 FullyShardedDataParallel") if fsdp else ""
+    if fsdp and world > 1:
+        import torch.distributed as dist
+        from torch.testing._internal.distributed.fake_pg import FakeStore
+        if dist.is_initialized():
+            dist.destroy_process_group()
+        dist.init_process_group("fake", store=FakeStore(), rank=0, world_size=world)
     if fsdp:
-        from torch.distributed.fsdp import fully_shard
         layers = None
         for n, mod in m.named_modules():
             if n.endswith(".layers") and isinstance(mod, torch.nn.ModuleList):
                 layers = mod
                 break
-        for layer in layers:
-            fully_shard(layer)
-        fully_shard(m)
+        if fsdp_kind == 1:
+            import functools
+            from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+            from torch.distributed.fsdp.wrap import transformer_auto_wrap_policy
+            policy = functools.partial(transformer_auto_wrap_policy, transformer_layer_cls={type(layers[0])})
+            m = FSDP(m, auto_wrap_policy=policy, device_id=torch.cuda.current_device(), limit_all_gathers=True,
+                     use_orig_params=True, sync_module_states=False)
+        else:
+            from torch.distributed.fsdp import fully_shard
+            for layer in layers:
+                fully_shard(layer)
+            fully_shard(m)
+        torch.cuda.synchronize()
+        rec["after_shard_allocated_bytes"] = torch.cuda.memory_allocated()
     m.train()
     params = [p for p in m.parameters() if p.requires_grad]
     rec["trainable_params"] = sum(p.numel() for p in params)
@@ -184,9 +229,9 @@ def main():
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--budget-s", type=float, default=130)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
-    ap.add_argument("--set", type=int, default=1, choices=(1, 2))
+    ap.add_argument("--set", type=int, default=1, choices=(1, 2, 3))
     a = ap.parse_args()
-    jobs = JOBS if a.set == 1 else JOBS2
+    jobs = {1: JOBS, 2: JOBS2, 3: JOBS3}[a.set]
     if a.dry_run:
         for j in jobs:
             assert os.path.exists(os.path.join(CONFIGS, j[1])), j[1]
@@ -203,8 +248,8 @@ def main():
         out["env"]["peft"] = peft.__version__
     except Exception as e:
         out["env"]["peft"] = repr(e)
-    path = os.path.join(a.out, "ft.json" if a.set == 1 else "ft2.json")
-    need_pg = any(j[6] for j in jobs)
+    path = os.path.join(a.out, {1: "ft.json", 2: "ft2.json", 3: "ft3.json"}[a.set])
+    need_pg = any(j[6] for j in jobs) and a.set != 3
     if need_pg:
         import torch.distributed as dist
         os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
