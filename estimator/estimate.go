@@ -879,7 +879,6 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 	r.WeightBitsPerParam = (float64(a.LinearParams)*linBits + float64(a.TotalParams-a.LinearParams)*otherBits) / float64(a.TotalParams)
 
 	var W, G, O, host float64
-	wide := trainWidth(in)
 	switch in.Task {
 	case Inference:
 		W = linGPU*linBits/8 + otherGPU*otherBits/8
@@ -907,6 +906,11 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 			if autocastCopyBesideGrads(in) {
 				wB = 6
 			}
+		case fsdpFP32Gather(in):
+			// FSDP over fp32 parameters under autocast (Lightning's
+			// -mixed): fp32 weights and gradients, the AdamW moments, no
+			// separate master copy (fsdpFP32Gather).
+			wB, gB = 4, 4
 		default:
 			// ZeRO/FSDP mixed precision: 16-bit params and grads, fp32
 			// master copy in the optimizer (Rajbhandari et al. 2020 §3.1:
@@ -978,7 +982,8 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		if in.ZeRO == 3 {
 			// FSDP/ZeRO-3 all-gather the current block and prefetch the
 			// next one (gatherBytes: a QLoRA base in its 4-bit storage).
-			gather = gatherBytes(in, wide) + fsdpRootBytes(in, wide, shard)
+			gw := gatherWidth(in)
+			gather = gatherBytes(in, gw) + fsdpRootBytes(in, gw, shard) + fsdpAutocastCopies(in)
 			W = W/shard + gather
 		}
 		switch in.Offload {

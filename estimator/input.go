@@ -658,6 +658,19 @@ type Input struct {
 	// adapters share each Block's flat parameter with its frozen weights
 	// (fsdpFrozenGradBytes).
 	FSDPAdapterUnits bool
+	// FSDPGatherFP32 says the training stack's mixed precision under FSDP
+	// keeps the parameters fp32 and runs autocast over them, so FSDP
+	// gathers each unit in fp32 and autocast makes the 16-bit copies:
+	// Lightning's FSDPPrecision for bf16-mixed and 16-mixed
+	// (mixed_precision_config: param_dtype torch.float32; forward_context
+	// torch.autocast; Lightning-AI/pytorch-lightning
+	// src/lightning/fabric/plugins/precision/fsdp.py at b89ca6e8). The
+	// page and the CLI set it for a fine-tune named by a Lightning -mixed
+	// precision (LitGPT's stack); HF Accelerate's FSDP gathers in the
+	// 16-bit dtype (MixedPrecision(param_dtype=bf16)) and leaves it off.
+	// It counts only at ZeRO 3 over more than one GPU, in mixed precision
+	// (fsdpFP32Gather).
+	FSDPGatherFP32 bool
 	// EP and DP are expert parallelism and attention data parallelism
 	// (--ep, --dp). In training, EP takes its ranks from the data-parallel
 	// degree, as Megatron-Core's expert model parallelism does: each GPU
@@ -1079,6 +1092,14 @@ func (in Input) validate(l *errList) {
 	}
 	if in.KeepsLastGraph && !train {
 		l.add("keeps-last-graph", in.KeepsLastGraph, ErrIncompatible, "the previous step's graph is a training option")
+	}
+	if in.FSDPGatherFP32 {
+		switch {
+		case in.Task != Pretrain && in.Task != FullFinetune:
+			l.add("fsdp-fp32-gather", in.FSDPGatherFP32, ErrIncompatible, "FSDP's fp32 gather under autocast is modelled for full training (--task train or finetune)")
+		case in.PureBF16 || in.Weights == FP32:
+			l.add("fsdp-fp32-gather", in.FSDPGatherFP32, ErrIncompatible, "an fp32 gather under autocast is mixed precision: not with --pure-bf16 or fp32 weights")
+		}
 	}
 	if in.LitGPTAttention && !train {
 		l.add("litgpt-attention", in.LitGPTAttention, ErrIncompatible, "what LitGPT's attention saves for the backward is a training option")

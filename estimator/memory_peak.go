@@ -152,6 +152,51 @@ func gatherBytes(in Input, wide float64) float64 {
 	return 2 * unit / float64(in.TP) * wide
 }
 
+// fsdpFP32Gather reports whether a full training step's FSDP gathers fp32
+// weights under autocast (Input.FSDPGatherFP32): ZeRO 3 over more than one
+// data-parallel rank, mixed precision (not --pure-bf16, not fp32), a full
+// fine-tune or pre-training, no pipeline stages. Its sharded states are
+// then fp32 weights, fp32 gradients and the AdamW moments, with no
+// separate master copy (4 + 4 + 8 bytes a parameter over the shards, where
+// DeepSpeed's and Accelerate's 16-bit parameters keep 2 + 2 + 12); the
+// gather buffer and the root unit's copy are fp32 (gatherWidth); and the
+// forward holds autocast's 16-bit copy of every weight (fsdpAutocastCopies).
+func fsdpFP32Gather(in Input) bool {
+	return in.FSDPGatherFP32 && in.ZeRO == 3 && zeroShards(in) > 1 && in.PP <= 1 &&
+		(in.Task == Pretrain || in.Task == FullFinetune) && in.Weights != FP32 && !in.PureBF16
+}
+
+// gatherWidth is the bytes a gathered FSDP/ZeRO-3 weight takes: fp32's 4
+// where the stack gathers fp32 (fsdpFP32Gather), else the compute width
+// (trainWidth).
+func gatherWidth(in Input) float64 {
+	if fsdpFP32Gather(in) {
+		return 4
+	}
+	return trainWidth(in)
+}
+
+// fsdpAutocastCopies is the 16-bit copies autocast holds in the forward
+// of a step whose FSDP gathers fp32 weights (fsdpFP32Gather), on one GPU:
+// 2 bytes for every parameter of the model on this TP rank, unsharded.
+// Autocast casts each fp32 leaf parameter that requires grad once and
+// caches the cast until the outermost autocast context exits (cached_cast,
+// aten/src/ATen/autocast_mode.cpp; autocastMixed), and an FSDP unit's
+// gathered parameters are such leaves, so each layer's copy outlives its
+// unit's reshard until the forward's end (without checkpointing autograd
+// holds it on until that layer's backward). Our H200 run of Qwen2.5 7B at
+// 8 ranks (device-h200-2026-11-30-fsdp/ft3.json: FSDP2, fp32 gathered,
+// bf16 autocast, checkpointing) peaks in the forward at 33.02 GB: its
+// resting 11.52 GB (fp32 shards and moments), the root unit in fp32 (4.36),
+// the bf16 copy of all 7.62 B parameters (15.2) and the activations; the
+// backward's peak is 25.07 GB. Zero elsewhere.
+func fsdpAutocastCopies(in Input) float64 {
+	if !fsdpFP32Gather(in) {
+		return 0
+	}
+	return 2 * float64(in.Arch.TotalParams) / float64(max(in.TP, 1))
+}
+
 // zeroShards is the data-parallel degree ZeRO and FSDP shard a training
 // job's states over: the GPUs over the TP × PP ranks of one model copy
 // (modelStates' dp).
@@ -244,12 +289,12 @@ func rootGradBytes(in Input, wide, shard float64) float64 {
 // (Lightning Fabric's convert_output cast, heldLogitBytes: 4 bytes a
 // logit once the loss graph is gone); otherwise none.
 func backwardEndAllocated(in Input, b Breakdown) float64 {
-	wide := trainWidth(in)
+	wide := gatherWidth(in)
 	g := rootGradBytes(in, wide, zeroShards(in))
 	if g <= 0 {
 		return 0
 	}
-	w := math.Max(float64(b.Weights)-gatherBytes(in, wide), 0)
+	w := math.Max(float64(b.Weights)-gatherBytes(in, wide)-fsdpAutocastCopies(in), 0)
 	return w + float64(b.Gradients+b.Optimizer+b.QuantState) + g + loopLogitBytes(in)
 }
 
@@ -276,7 +321,7 @@ func adamMomentShare(in Input) float64 {
 		return 0.5
 	}
 	master, st := 0.0, optimizerBytesPerParam(AdamW)
-	if in.Weights != FP32 && !in.PureBF16 && in.ZeRO > 0 {
+	if in.Weights != FP32 && !in.PureBF16 && in.ZeRO > 0 && !fsdpFP32Gather(in) {
 		master = 4
 	}
 	if in.BF16OptimizerStates {
@@ -406,8 +451,8 @@ func autocastCopyBytes(in Input, b Breakdown) float64 {
 func restingWeightBytes(in Input, b Breakdown) float64 {
 	w := float64(b.Weights) - autocastCopyBytes(in, b)
 	if in.Task.Training() && in.ZeRO == 3 {
-		wide := trainWidth(in)
-		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, zeroShards(in))
+		wide := gatherWidth(in)
+		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, zeroShards(in)) + fsdpAutocastCopies(in)
 	}
 	return math.Max(w, 0)
 }

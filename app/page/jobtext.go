@@ -258,6 +258,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.QuantizeHead, &in.QuantizeHead)
 	r.onOff(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
 	r.onOff(jobspec.LitGPTAttention, &in.LitGPTAttention)
+	r.onOff(jobspec.FSDPGatherFP32, &in.FSDPGatherFP32)
 	r.onOff(jobspec.FSDPNoSync, &in.FSDPNoSync)
 	j.FSDPNoSyncGiven = t.Set[jobspec.FSDPNoSync]
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)

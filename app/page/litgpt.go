@@ -82,6 +82,12 @@ func isLightning(name string) bool {
 //     (NotImplementedError, "Quantization is currently not supported for
 //     multi-GPU training"): StackDefaults.Refused says so;
 //
+//   - under bf16-mixed and 16-mixed, FSDP over the fp32 module: Lightning's
+//     FSDPPrecision gathers the fp32 weights and autocast casts them
+//     (estimator.Input.FSDPGatherFP32, counted at ZeRO 3: fp32 gradients,
+//     fp32 gathers and autocast's 16-bit copy of the whole model in the
+//     forward);
+//
 //   - the loss over 128-token chunks (litgptChunk): --loss-chunks ⌈seq/128⌉;
 //
 //   - its GPT's own LM head even where the checkpoint ties it
@@ -165,6 +171,13 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 	if a := in.Arch.WithSeparateHead(); a.TotalParams != in.Arch.TotalParams {
 		in.Arch = a
 		took("separate-head")
+	}
+	// Lightning's -mixed precisions keep the module fp32 under autocast,
+	// and its FSDPPrecision gathers those fp32 weights
+	// (--fsdp-fp32-gather; estimator.Input.FSDPGatherFP32), counted where
+	// the plan shards at ZeRO 3.
+	if i := slices.IndexFunc(LightningPrecisions, func(p LightningPrecision) bool { return p.Name == t.Text[jobspec.Precision] }); i >= 0 && LightningPrecisions[i].Mixed && in.Task == estimator.FullFinetune {
+		on(jobspec.FSDPGatherFP32, &in.FSDPGatherFP32)
 	}
 	on(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
 	on(jobspec.LitGPTAttention, &in.LitGPTAttention)

@@ -88,3 +88,44 @@ func TestAdapterDTypeByStack(t *testing.T) {
 		t.Error("the adapter dtype is shown for a full fine-tune")
 	}
 }
+
+// Lightning's -mixed precisions keep the module fp32 under autocast and
+// its FSDPPrecision gathers the fp32 weights: a full fine-tune named
+// bf16-mixed or 16-mixed on several GPUs (LitGPT's FSDP, ZeRO 3) takes
+// --fsdp-fp32-gather and holds more per GPU than the same job in HF's
+// bf16 (Accelerate's 16-bit gather); -true names and LoRA do not take
+// it (the command line's --fsdp-fp32-gather=false turns it off).
+func TestLightningMixedGathersFP32(t *testing.T) {
+	const job = "m=qwen2.5-7b&g=h200-sxm&n=8&b=1&s=1024"
+	for frag, want := range map[string]bool{
+		"t=finetune&p=bf16-mixed": true,
+		"t=finetune&p=16-mixed":   true,
+		"t=finetune&p=bf16-true":  false,
+		"t=lora&p=bf16-mixed":     false,
+		"t=finetune&p=bf16":       false,
+	} {
+		_, in := viewOf(t, job+"&"+frag, nil)
+		took := in.Job.Stack != nil && slices.Contains(in.Job.Stack.Flags, "--fsdp-fp32-gather")
+		if in.Job.In.FSDPGatherFP32 != want || took != want {
+			t.Errorf("%s: FSDPGatherFP32 %v, stack took it %v; want %v", frag, in.Job.In.FSDPGatherFP32, took, want)
+		}
+	}
+	_, mixed := viewOf(t, job+"&t=finetune&p=bf16-mixed", nil)
+	if mixed.Job.In.ZeRO != 3 {
+		t.Fatalf("ZeRO %d, want LitGPT's FSDP (3)", mixed.Job.In.ZeRO)
+	}
+	rm, err := estimator.Estimate(mixed.Job.In)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := mixed.Job.In
+	off.FSDPGatherFP32 = false
+	ro, err := estimator.Estimate(off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bf16 copy of Qwen2.5 7B's 7.62 B weights, 15.2 GB, and more.
+	if d := float64(rm.PeakAllocated - ro.PeakAllocated); d < 15e9 {
+		t.Errorf("bf16-mixed under FSDP holds %.2f GB more than with the 16-bit gather, want at least the 15.2 GB of copies", d/1e9)
+	}
+}

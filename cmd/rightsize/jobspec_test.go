@@ -57,6 +57,7 @@ func TestDoorsShareJobFields(t *testing.T) {
 		"quantize-head":    "Lightning's 4-bit LM head: the page's Lightning precision names",
 		"keeps-last-graph": "LitGPT's fit loop's held graph: the page's Lightning precision names",
 		"litgpt-attention": "LitGPT's attention's saved K and V: the page's Lightning precision names",
+		"fsdp-fp32-gather": "Lightning's FSDP over fp32 weights under autocast: the page's Lightning precision names (bf16-mixed, 16-mixed)",
 		"loss-chunks":      "LitGPT's 128-token loss chunks: the page's Lightning precision names",
 		"optimizer-impl":   "LitGPT's foreach AdamW: the page's Lightning precision names",
 		"fsdp-no-sync":     "FSDP's no_sync accumulation: the page takes the stacks' default (estimator.FSDPNoSyncDefault)",

@@ -123,7 +123,7 @@ func deviceH200MemoryCases(dir string) ([]valCase, error) {
 // torch.cuda.max_memory_allocated over three steps, one micro-batch a
 // step. bf16-true (--pure-bf16) unless mixed (fp32 weights and states,
 // bf16 autocast, FSDP gathering fp32 as Lightning's FSDPPrecision does for
-// bf16-mixed); AdamW foreach; PEFT's fp32 adapters. Test rows: nothing
+// bf16-mixed, --fsdp-fp32-gather); AdamW foreach; PEFT's fp32 adapters. Test rows: nothing
 // was fitted on them; the calibration README's ninety-second round reads
 // them.
 func deviceFSDPMemoryCases(dir string) ([]valCase, error) {
@@ -148,6 +148,10 @@ func deviceFSDPMemoryCases(dir string) ([]valCase, error) {
 		mixed := strings.HasPrefix(str(r["precision"]), "mixed")
 		if !mixed {
 			args = append(args, "--pure-bf16")
+		} else {
+			// FSDP2 without a MixedPrecisionPolicy under autocast:
+			// the fp32 gather, as Lightning's bf16-mixed runs it.
+			args = append(args, "--fsdp-fp32-gather")
 		}
 		lora := ""
 		if l, ok := r["lora"].(map[string]any); ok {

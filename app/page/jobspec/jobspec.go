@@ -70,6 +70,7 @@ const (
 	QuantizeHead
 	KeepsLastGraph
 	LitGPTAttention
+	FSDPGatherFP32
 	LossChunks
 	FSDPNoSync
 	Engine
@@ -167,6 +168,7 @@ var Fields = [N]Spec{
 	QuantizeHead:    {"quantize-head", "qh", "0", Bool},
 	KeepsLastGraph:  {"keeps-last-graph", "klg", "0", Bool},
 	LitGPTAttention: {"litgpt-attention", "lga", "0", Bool},
+	FSDPGatherFP32:  {"fsdp-fp32-gather", "f32g", "0", Bool},
 	LossChunks:      {"loss-chunks", "lch", "0", Int},
 	// Accumulation inside FSDP's no_sync (estimator.Input.FSDPNoSync):
 	// where not given, estimator.FSDPNoSyncDefault (on for a fine-tune
