@@ -176,22 +176,30 @@ func gatherWidth(in Input) float64 {
 	return trainWidth(in)
 }
 
-// fsdpAutocastCopies is the 16-bit copies autocast holds in the forward
-// of a step whose FSDP gathers fp32 weights (fsdpFP32Gather), on one GPU:
-// 2 bytes for every parameter of the model on this TP rank, unsharded.
-// Autocast casts each fp32 leaf parameter that requires grad once and
-// caches the cast until the outermost autocast context exits (cached_cast,
-// aten/src/ATen/autocast_mode.cpp; autocastMixed), and an FSDP unit's
-// gathered parameters are such leaves, so each layer's copy outlives its
-// unit's reshard until the forward's end (without checkpointing autograd
-// holds it on until that layer's backward). Our H200 run of Qwen2.5 7B at
-// 8 ranks (device-h200-2026-11-30-fsdp/ft3.json: FSDP2, fp32 gathered,
-// bf16 autocast, checkpointing) peaks in the forward at 33.02 GB: its
-// resting 11.52 GB (fp32 shards and moments), the root unit in fp32 (4.36),
-// the bf16 copy of all 7.62 B parameters (15.2) and the activations; the
-// backward's peak is 25.07 GB. Zero elsewhere.
+// fsdpAutocastCopies is the 16-bit copies a step whose FSDP gathers fp32
+// weights (fsdpFP32Gather) holds at its forward's end, on one GPU: 2 bytes
+// for every parameter of the model on this TP rank, unsharded, where the
+// step does not checkpoint its activations. A linear's matmul saves its
+// weight operand, the 16-bit copy autocast made of the gathered fp32
+// weight, for the backward (autocastMixed), so every layer's copy
+// outlives its unit's reshard until that layer's backward. Under full
+// checkpointing Lightning's FSDP (FSDP1) holds none: its forward hands the
+// modules views into the gathered flat parameter, which are no leaves, so
+// autocast's cache (cached_cast, aten/src/ATen/autocast_mode.cpp: fp32
+// leaves that require grad) keeps no copy and the checkpoint saves none.
+// Our H200 runs (device-h200-2026-11-30-fsdp, one rank of 8 through the
+// fake process group, bf16 autocast over fp32 gathers): Llama 3.1 8B
+// under FSDP2 without checkpointing peaks at 38.93 GB with the copies
+// (ft4.json; 37.28 modelled, 20.34 without them), Llama 3.2 1B under FSDP1
+// at 16.20 (15.48; 10.39); under FSDP1 with checkpointing and 2
+// accumulated micro-batches, Llama 3.1 8B's forward adds 6.2 GB, not its
+// 16.1 GB of copies (54.30 GB peak; 51.0 modelled, 67.1 with the copies).
+// FSDP2 (fully_shard) gathers leaf parameters, which autocast caches
+// through the forward even under checkpointing: Qwen2.5 7B at 8 ranks
+// peaks at 33.02 GB in the forward (ft3.json), which this reads at 19.1
+// GB (−42%); the flag stands for Lightning's FSDP1.
 func fsdpAutocastCopies(in Input) float64 {
-	if !fsdpFP32Gather(in) {
+	if !fsdpFP32Gather(in) || in.GradCheckpointing {
 		return 0
 	}
 	return 2 * float64(in.Arch.TotalParams) / float64(max(in.TP, 1))

@@ -116,60 +116,67 @@ func deviceH200MemoryCases(dir string) ([]valCase, error) {
 
 // deviceFSDPMemoryCases: our own FSDP fine-tunes at 2–8 GPUs, measured on
 // one H200 through PyTorch's fake process group
-// (device-h200-2026-11-30-fsdp/ft3.json: HF transformers 5.17, PyTorch
+// (device-h200-2026-11-30-fsdp/ft3.json and ft4.json, which accumulates
+// 2 micro-batches without the gradient sync: HF transformers 5.17, PyTorch
 // 2.11, FSDP2 fully_shard or FSDP1 FullyShardedDataParallel per decoder
 // layer and the root, random weights; a rank's shards, gathers and
 // reduce-scatter outputs are allocated as on W GPUs), peak
-// torch.cuda.max_memory_allocated over three steps, one micro-batch a
-// step. bf16-true (--pure-bf16) unless mixed (fp32 weights and states,
+// torch.cuda.max_memory_allocated over three steps. bf16-true (--pure-bf16) unless mixed (fp32 weights and states,
 // bf16 autocast, FSDP gathering fp32 as Lightning's FSDPPrecision does for
 // bf16-mixed, --fsdp-fp32-gather); AdamW foreach; PEFT's fp32 adapters. Test rows: nothing
 // was fitted on them; the calibration README's ninety-second round reads
 // them.
 func deviceFSDPMemoryCases(dir string) ([]valCase, error) {
-	const file = "device-h200-2026-11-30-fsdp/ft3.json"
-	var f struct{ Runs []map[string]any }
-	if err := readJSON(dir, file, &f); err != nil {
-		return nil, err
-	}
 	var out []valCase
-	for _, r := range f.Runs {
-		if r["peak_allocated_bytes"] == nil {
-			continue // a run that recorded an error (FSDP1 over PEFT's mixed-dtype units)
+	for _, file := range []string{"device-h200-2026-11-30-fsdp/ft3.json", "device-h200-2026-11-30-fsdp/ft4.json"} {
+		var f struct{ Runs []map[string]any }
+		if err := readJSON(dir, file, &f); err != nil {
+			return nil, err
 		}
-		model, method, w := str(r["model"]), str(r["method"]), int(num(r["fsdp_world"]))
-		task := map[string]string{"full": "finetune", "lora": "lora"}[method]
-		if task == "" || w < 2 || model == "phi-3-mini" {
-			continue
+		for _, r := range f.Runs {
+			if r["peak_allocated_bytes"] == nil {
+				continue // a run that recorded an error (FSDP1 over PEFT's mixed-dtype units)
+			}
+			model, method, w := str(r["model"]), str(r["method"]), int(num(r["fsdp_world"]))
+			task := map[string]string{"full": "finetune", "lora": "lora"}[method]
+			if task == "" || w < 2 || model == "phi-3-mini" {
+				continue
+			}
+			b, sq := int(num(r["micro_batch"])), int(num(r["seq"]))
+			args := []string{"--model", model, "--task", task, "--gpu", "h200-sxm", "--gpus", itoa(w), "--zero", "3",
+				"--batch", itoa(b), "--seq", itoa(sq), "--precision", "bf16", "--optimizer-impl", "foreach"}
+			acc := max(1, int(num(r["accumulation"])))
+			if acc > 1 {
+				// micro-batches accumulated under no_sync (FSDP1) or without
+				// the gradient sync (FSDP2): --fsdp-no-sync's default
+				args = append(args, "--global-batch", itoa(b*w*acc))
+			}
+			mixed := strings.HasPrefix(str(r["precision"]), "mixed")
+			if !mixed {
+				args = append(args, "--pure-bf16")
+			} else {
+				// FSDP2 without a MixedPrecisionPolicy under autocast:
+				// the fp32 gather, as Lightning's bf16-mixed runs it.
+				args = append(args, "--fsdp-fp32-gather")
+			}
+			lora := ""
+			if l, ok := r["lora"].(map[string]any); ok {
+				args = append(args, "--lora-rank", itoa(int(num(l["r"]))), "--lora-targets", "query-value",
+					"--lora-dropout", strconv.FormatFloat(num(l["dropout"]), 'g', -1, 64), "--adapter-dtype", "fp32")
+				lora = fmt.Sprintf(" r%d query-value", int(num(l["r"])))
+			}
+			ckpt := r["activation_checkpointing"] == true
+			if ckpt {
+				args = append(args, "--grad-checkpointing")
+			}
+			prec := "bf16-true"
+			if mixed {
+				prec = "mixed"
+			}
+			out = append(out, valCase{Group: "fine-tune memory", Split: "test", Source: file, Engine: "HF transformers 5.17 (PEFT 0.21), " + str(r["fsdp_kind"]),
+				Setting: fmt.Sprintf("%s %s%s %d × H200 %s %s, batch %d × %d × %d micro-batches checkpointing=%v, peak memory (allocated)", model, task, lora, w, str(r["fsdp_kind"]), prec, b, sq, acc, ckpt),
+				Args:    args, Field: "peak_allocated_bytes", Scale: 1.0 / (1 << 30), Measured: num(r["peak_allocated_bytes"]) / (1 << 30), Unit: "GiB"})
 		}
-		b, sq := int(num(r["micro_batch"])), int(num(r["seq"]))
-		args := []string{"--model", model, "--task", task, "--gpu", "h200-sxm", "--gpus", itoa(w), "--zero", "3",
-			"--batch", itoa(b), "--seq", itoa(sq), "--precision", "bf16", "--optimizer-impl", "foreach"}
-		mixed := strings.HasPrefix(str(r["precision"]), "mixed")
-		if !mixed {
-			args = append(args, "--pure-bf16")
-		} else {
-			// FSDP2 without a MixedPrecisionPolicy under autocast:
-			// the fp32 gather, as Lightning's bf16-mixed runs it.
-			args = append(args, "--fsdp-fp32-gather")
-		}
-		lora := ""
-		if l, ok := r["lora"].(map[string]any); ok {
-			args = append(args, "--lora-rank", itoa(int(num(l["r"]))), "--lora-targets", "query-value",
-				"--lora-dropout", strconv.FormatFloat(num(l["dropout"]), 'g', -1, 64), "--adapter-dtype", "fp32")
-			lora = fmt.Sprintf(" r%d query-value", int(num(l["r"])))
-		}
-		ckpt := r["activation_checkpointing"] == true
-		if ckpt {
-			args = append(args, "--grad-checkpointing")
-		}
-		prec := "bf16-true"
-		if mixed {
-			prec = "mixed"
-		}
-		out = append(out, valCase{Group: "fine-tune memory", Split: "test", Source: file, Engine: "HF transformers 5.17 (PEFT 0.21), " + str(r["fsdp_kind"]),
-			Setting: fmt.Sprintf("%s %s%s %d × H200 %s %s, batch %d × %d checkpointing=%v, peak memory (allocated)", model, task, lora, w, str(r["fsdp_kind"]), prec, b, sq, ckpt),
-			Args:    args, Field: "peak_allocated_bytes", Scale: 1.0 / (1 << 30), Measured: num(r["peak_allocated_bytes"]) / (1 << 30), Unit: "GiB"})
 	}
 	return out, nil
 }

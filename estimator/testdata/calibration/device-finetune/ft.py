@@ -94,6 +94,21 @@ JOBS3 = [
 ]
 
 
+# The fourth set (--set 4): accumulation over 2 micro-batches without the
+# gradient sync between them (LitGPT's global batch over micro-batches,
+# Lightning's no_backward_sync), mixed precision with the fp32 gather and
+# bf16-true, FSDP1 and FSDP2, at 4 and 8 ranks.
+JOBS4 = [
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 2, 512, None, True, False, {"world": 4, "fsdp": 1, "mixed": True, "accum": 2}),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 2, 512, None, True, False, {"world": 4, "fsdp": 2, "mixed": True, "accum": 2}),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 2, 512, None, True, False, {"world": 4, "fsdp": 1, "accum": 2}),
+    ("qwen2.5-3b", "qwen2.5-3b.json", "full", 1, 512, None, True, True, {"world": 8, "fsdp": 1, "mixed": True, "accum": 2}),
+    ("qwen2.5-3b", "qwen2.5-3b.json", "full", 1, 512, None, True, True, {"world": 8, "fsdp": 1, "accum": 2}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "full", 1, 512, None, True, True, {"world": 8, "fsdp": 1, "mixed": True, "accum": 2}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "full", 1, 512, None, True, False, {"world": 8, "fsdp": 2, "mixed": True}),
+]
+
+
 def smi_used_mib():
     try:
         r = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
@@ -193,6 +208,36 @@ def run_job(job, out):
         s = {}
         t0 = time.time()
         torch.cuda.reset_peak_memory_stats()
+        # Accumulation (set 4's "accum": n): the first n − 1 micro-batches
+        # run forward and backward without the gradient sync (FSDP1's
+        # no_sync, as Lightning's no_backward_sync wraps them; FSDP2's
+        # set_requires_gradient_sync(False)), so each rank accumulates
+        # the whole model's unsharded gradients; the last one syncs.
+        acc = extra.get("accum", 1)
+        early = []
+        for k in range(acc - 1):
+            if hasattr(m, "no_sync"):
+                ctx = m.no_sync()
+            else:
+                m.set_requires_gradient_sync(False)
+                import contextlib
+                ctx = contextlib.nullcontext()
+            with ctx:
+                with torch.autocast("cuda", dtype=torch.bfloat16, enabled=mixed):
+                    l0 = m(input_ids=ids, labels=ids).loss
+                torch.cuda.synchronize()
+                early.append({"forward_peak_bytes": torch.cuda.max_memory_allocated()})
+                torch.cuda.reset_peak_memory_stats()
+                l0.backward()
+                torch.cuda.synchronize()
+                early[-1]["backward_peak_bytes"] = torch.cuda.max_memory_allocated()
+                early[-1]["after_backward_bytes"] = torch.cuda.memory_allocated()
+                torch.cuda.reset_peak_memory_stats()
+            del l0
+            if not hasattr(m, "no_sync"):
+                m.set_requires_gradient_sync(True)
+        if early:
+            s["accumulating_micro_batches"] = early
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=mixed):
             loss = m(input_ids=ids, labels=ids).loss
         torch.cuda.synchronize()
@@ -214,7 +259,10 @@ def run_job(job, out):
         steps.append(s)
         del loss
     rec["steps"] = steps
-    rec["peak_allocated_bytes"] = max(max(s["forward_peak_bytes"], s["backward_peak_bytes"], s["optimizer_peak_bytes"]) for s in steps)
+    rec["peak_allocated_bytes"] = max(max([s["forward_peak_bytes"], s["backward_peak_bytes"], s["optimizer_peak_bytes"]] +
+                                          [max(e["forward_peak_bytes"], e["backward_peak_bytes"]) for e in s.get("accumulating_micro_batches", [])])
+                                      for s in steps)
+    rec["accumulation"] = extra.get("accum", 1)
     rec["peak_allocated_gib"] = rec["peak_allocated_bytes"] / GiB
     rec["peak_allocated_gb"] = rec["peak_allocated_bytes"] / 1e9
     rec["peak_reserved_bytes"] = torch.cuda.max_memory_reserved()
@@ -229,9 +277,9 @@ def main():
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--budget-s", type=float, default=130)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
-    ap.add_argument("--set", type=int, default=1, choices=(1, 2, 3))
+    ap.add_argument("--set", type=int, default=1, choices=(1, 2, 3, 4))
     a = ap.parse_args()
-    jobs = {1: JOBS, 2: JOBS2, 3: JOBS3}[a.set]
+    jobs = {1: JOBS, 2: JOBS2, 3: JOBS3, 4: JOBS4}[a.set]
     if a.dry_run:
         for j in jobs:
             assert os.path.exists(os.path.join(CONFIGS, j[1])), j[1]
@@ -248,8 +296,8 @@ def main():
         out["env"]["peft"] = peft.__version__
     except Exception as e:
         out["env"]["peft"] = repr(e)
-    path = os.path.join(a.out, {1: "ft.json", 2: "ft2.json", 3: "ft3.json"}[a.set])
-    need_pg = any(j[6] for j in jobs) and a.set != 3
+    path = os.path.join(a.out, {1: "ft.json", 2: "ft2.json", 3: "ft3.json", 4: "ft4.json"}[a.set])
+    need_pg = any(j[6] for j in jobs) and a.set < 3
     if need_pg:
         import torch.distributed as dist
         os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
