@@ -109,6 +109,21 @@ JOBS4 = [
 ]
 
 
+# The fifth set (--set 5): LoRA under FSDP in bf16-true with the adapters
+# in bf16 (LitGPT's setting: FSDP1 per Block with its adapters inside,
+# use_orig_params), accumulating 2 micro-batches without the gradient
+# sync as LitGPT's global batch makes it, at 2 and 4 ranks; and the same
+# under FSDP2.
+JOBS5 = [
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 1, 512, (8, QV), True, False, {"world": 4, "fsdp": 1, "accum": 2, "adapter16": True, "dropout": 0.05}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 1, 512, (8, QV), True, False, {"world": 4, "fsdp": 2, "accum": 2, "adapter16": True, "dropout": 0.05}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 2, 512, (8, QV), True, True, {"world": 2, "fsdp": 1, "accum": 2, "adapter16": True, "dropout": 0.05}),
+    ("llama-2-7b", "llama-2-7b-hf.json", "lora", 2, 512, (8, QV), True, False, {"world": 4, "fsdp": 1, "accum": 2, "adapter16": True, "dropout": 0.05}),
+    ("qwen2.5-7b", "qwen2.5-7b.json", "lora", 1, 1024, (16, ALLL), True, True, {"world": 4, "fsdp": 1, "accum": 2, "adapter16": True, "dropout": 0.05}),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "lora", 4, 512, (8, QV), True, False, {"world": 2, "fsdp": 1, "accum": 2, "adapter16": True, "dropout": 0.05}),
+]
+
+
 def smi_used_mib():
     try:
         r = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
@@ -158,8 +173,12 @@ def run_job(job, out):
     if lora:
         from peft import LoraConfig, get_peft_model
         targets = lora_targets(m, lora[1])
-        m = get_peft_model(m, LoraConfig(r=lora[0], lora_alpha=16, lora_dropout=dropout, target_modules=targets))
-        rec["lora"] = {"r": lora[0], "alpha": 16, "dropout": dropout, "targets": targets}
+        # "adapter16": adapters in the base's 16-bit dtype, as LitGPT and
+        # torchtune keep them (PEFT's autocast_adapter_dtype=False).
+        m = get_peft_model(m, LoraConfig(r=lora[0], lora_alpha=16, lora_dropout=dropout, target_modules=targets),
+                           autocast_adapter_dtype=not extra.get("adapter16", False))
+        rec["lora"] = {"r": lora[0], "alpha": 16, "dropout": dropout, "targets": targets,
+                       "adapter_dtype": "bf16" if extra.get("adapter16", False) else "fp32"}
     if ckpt:
         m.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         if lora:
@@ -277,9 +296,9 @@ def main():
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--budget-s", type=float, default=130)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
-    ap.add_argument("--set", type=int, default=1, choices=(1, 2, 3, 4))
+    ap.add_argument("--set", type=int, default=1, choices=(1, 2, 3, 4, 5))
     a = ap.parse_args()
-    jobs = {1: JOBS, 2: JOBS2, 3: JOBS3, 4: JOBS4}[a.set]
+    jobs = {1: JOBS, 2: JOBS2, 3: JOBS3, 4: JOBS4, 5: JOBS5}[a.set]
     if a.dry_run:
         for j in jobs:
             assert os.path.exists(os.path.join(CONFIGS, j[1])), j[1]
@@ -296,7 +315,7 @@ def main():
         out["env"]["peft"] = peft.__version__
     except Exception as e:
         out["env"]["peft"] = repr(e)
-    path = os.path.join(a.out, {1: "ft.json", 2: "ft2.json", 3: "ft3.json", 4: "ft4.json"}[a.set])
+    path = os.path.join(a.out, {1: "ft.json", 2: "ft2.json", 3: "ft3.json", 4: "ft4.json", 5: "ft5.json"}[a.set])
     need_pg = any(j[6] for j in jobs) and a.set < 3
     if need_pg:
         import torch.distributed as dist
