@@ -982,11 +982,7 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		if in.ZeRO == 3 {
 			// FSDP/ZeRO-3 all-gather the current block and prefetch the
 			// next one (gatherBytes: a QLoRA base in its 4-bit storage).
-			gw, copies := trainWidth(in), 0.0
-			if in.FSDPGatherFP32 {
-				gw, copies = gatherWidth(in), fsdpAutocastCopies(in)
-			}
-			gather = gatherBytes(in, gw) + fsdpRootBytes(in, gw, shard) + copies
+			gather = fsdpGathered(in, shard)
 			W = W/shard + gather
 		}
 		switch in.Offload {

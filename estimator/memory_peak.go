@@ -205,6 +205,23 @@ func fsdpAutocastCopies(in Input) float64 {
 	return 2 * float64(in.Arch.TotalParams) / float64(max(in.TP, 1))
 }
 
+// fsdpGathered is what a ZeRO-3 step holds above its shard of the weights,
+// on one GPU, with shard the states' sharding degree: the gather buffer
+// (gatherBytes), the root unit's whole copy (fsdpRootBytes), both at the
+// gather's width (gatherWidth), and autocast's copies over an fp32 gather
+// (fsdpAutocastCopies). modelStates adds it to the sharded weights; the
+// moments after every unit has resharded (restingWeightBytes) take it out.
+// The fp32-gather terms are read only where the flag is on, so a ZeRO-3
+// estimate's model states cost what they did without it
+// (BenchmarkEstimate).
+func fsdpGathered(in Input, shard float64) float64 {
+	gw, copies := trainWidth(in), 0.0
+	if in.FSDPGatherFP32 {
+		gw, copies = gatherWidth(in), fsdpAutocastCopies(in)
+	}
+	return gatherBytes(in, gw) + fsdpRootBytes(in, gw, shard) + copies
+}
+
 // zeroShards is the data-parallel degree ZeRO and FSDP shard a training
 // job's states over: the GPUs over the TP × PP ranks of one model copy
 // (modelStates' dp).
@@ -459,8 +476,7 @@ func autocastCopyBytes(in Input, b Breakdown) float64 {
 func restingWeightBytes(in Input, b Breakdown) float64 {
 	w := float64(b.Weights) - autocastCopyBytes(in, b)
 	if in.Task.Training() && in.ZeRO == 3 {
-		wide := gatherWidth(in)
-		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, zeroShards(in)) + fsdpAutocastCopies(in)
+		w -= fsdpGathered(in, zeroShards(in))
 	}
 	return math.Max(w, 0)
 }
