@@ -45,14 +45,10 @@ func devicePrefillCases(dir string) ([]valCase, error) {
 // (device-h200-2026-11-30/ft.json and ft2.json: HF transformers 5.17 and
 // PEFT 0.21, random weights, sequence 512–2,048), peak
 // torch.cuda.max_memory_allocated over three steps' forward, backward and
-// optimizer phases, in GB. bf16-true (--pure-bf16) unless the run was
-// mixed precision (fp32 weights and states, bf16 autocast: --precision
-// bf16); PEFT's fp32 adapters, --adapter-dtype fp32 (auto keeps them fp32
-// under autocast only); AdamW
-// foreach or fused as the run built it. Rows the flags cannot
-// say are left out: the FSDP2 runs on one GPU (fsdpRootBytes holds no root
-// copy at one GPU), LoRA on the LM head, and models outside the catalog
-// (Phi-3 mini). Test rows: nothing was fitted on them.
+// optimizer phases, in GB (ftRun). Rows the flags cannot say are left out:
+// the FSDP2 runs on one GPU (fsdpRootBytes holds no root copy at one GPU),
+// LoRA on the LM head, and models outside the catalog (Phi-3 mini). Test
+// rows: nothing was fitted on them.
 func deviceH200MemoryCases(dir string) ([]valCase, error) {
 	var out []valCase
 	for _, file := range []string{"device-h200-2026-11-30/ft.json", "device-h200-2026-11-30/ft2.json"} {
@@ -61,57 +57,95 @@ func deviceH200MemoryCases(dir string) ([]valCase, error) {
 			return nil, err
 		}
 		for _, r := range f.Runs {
-			model, method := str(r["model"]), str(r["method"])
-			if r["fsdp2_world1"] == true || model == "phi-3-mini" || r["peak_allocated_bytes"] == nil {
+			run, ok := readFTRun(r)
+			if !ok || r["fsdp2_world1"] == true {
 				continue
 			}
-			b, sq := int(num(r["micro_batch"])), int(num(r["seq"]))
-			task := map[string]string{"full": "finetune", "lora": "lora"}[method]
-			if task == "" {
-				continue
-			}
-			args := []string{"--model", model, "--task", task, "--gpu", "h200-sxm", "--batch", itoa(b), "--seq", itoa(sq), "--precision", "bf16"}
-			mixed := strings.HasPrefix(str(r["precision"]), "mixed")
-			if !mixed {
-				args = append(args, "--pure-bf16")
-			}
-			impl := "foreach"
-			if strings.HasSuffix(str(r["optimizer"]), "fused") {
-				impl = "fused"
-			}
-			args = append(args, "--optimizer-impl", impl)
 			lora := ""
-			if l, ok := r["lora"].(map[string]any); ok {
-				targets := "query-value"
-				switch t := l["targets"].(type) {
-				case string:
-					if t != "all-linear" {
-						continue
-					}
-					targets = "all-linear"
-				case []any:
-					if len(t) != 2 {
-						continue // every linear and the head: the head's adapter has no flag
-					}
-				}
-				args = append(args, "--lora-rank", itoa(int(num(l["r"]))), "--lora-targets", targets, "--lora-dropout", strconv.FormatFloat(num(l["dropout"]), 'g', -1, 64),
-					"--adapter-dtype", "fp32")
-				lora = fmt.Sprintf(" r%d %s dropout %g", int(num(l["r"])), targets, num(l["dropout"]))
-			}
-			ckpt := r["activation_checkpointing"] == true
-			if ckpt {
-				args = append(args, "--grad-checkpointing")
-			}
-			prec := "bf16-true"
-			if mixed {
-				prec = "mixed"
+			if run.lora != nil {
+				lora = fmt.Sprintf(" r%d %s dropout %g", run.lora.rank, run.lora.targets, run.lora.dropout)
 			}
 			out = append(out, valCase{Group: "fine-tune memory", Split: "test", Source: file, Engine: "HF transformers 5.17 (PEFT 0.21)",
-				Setting: fmt.Sprintf("%s %s%s H200 %s AdamW %s, batch %d × %d checkpointing=%v, peak memory (allocated)", model, task, lora, prec, impl, b, sq, ckpt),
-				Args:    args, Field: "peak_allocated_bytes", Scale: 1.0 / (1 << 30), Measured: (num(r["peak_allocated_bytes"]) - leftover(r, mixed)) / (1 << 30), Unit: "GiB"})
+				Setting: fmt.Sprintf("%s %s%s H200 %s AdamW %s, batch %d × %d checkpointing=%v, peak memory (allocated)", run.model, run.task, lora, run.prec(), run.impl, run.batch, run.seq, run.ckpt),
+				Args:    run.args, Field: "peak_allocated_bytes", Scale: 1.0 / (1 << 30), Measured: run.measured / (1 << 30), Unit: "GiB"})
 		}
 	}
 	return out, nil
+}
+
+// ftRun is one run of device-finetune/ft.py's schema, as every replay of
+// it reads it: bf16-true (--pure-bf16) unless the run was mixed precision
+// (fp32 weights and states, bf16 autocast: --precision bf16); AdamW foreach
+// or fused as the run built it; LoRA's rank, targets (q and v, or every
+// linear), dropout and adapter dtype (PEFT's fp32 unless the run kept them
+// in bf16, autocast_adapter_dtype=False, as LitGPT does); checkpointing;
+// the peak allocated net of what earlier jobs left (leftover).
+type ftRun struct {
+	model, task, impl string
+	batch, seq        int
+	mixed, ckpt       bool
+	lora              *ftLoRA
+	args              []string // the flags every replay of the run passes
+	measured          float64  // bytes
+}
+
+type ftLoRA struct {
+	rank             int
+	targets, adapter string
+	dropout          float64
+}
+
+// prec names the run's precision in a setting.
+func (r ftRun) prec() string {
+	if r.mixed {
+		return "mixed"
+	}
+	return "bf16-true"
+}
+
+// readFTRun reads r, or reports false for a run no flags can replay: one
+// that recorded an error, a method other than full and LoRA, a model
+// outside the catalog (Phi-3 mini), LoRA on the LM head too.
+func readFTRun(r map[string]any) (ftRun, bool) {
+	run := ftRun{model: str(r["model"]), task: map[string]string{"full": "finetune", "lora": "lora"}[str(r["method"])],
+		batch: int(num(r["micro_batch"])), seq: int(num(r["seq"])), impl: "foreach",
+		mixed: strings.HasPrefix(str(r["precision"]), "mixed"), ckpt: r["activation_checkpointing"] == true}
+	if r["peak_allocated_bytes"] == nil || run.task == "" || run.model == "phi-3-mini" {
+		return run, false
+	}
+	if strings.HasSuffix(str(r["optimizer"]), "fused") {
+		run.impl = "fused"
+	}
+	run.args = []string{"--model", run.model, "--task", run.task, "--gpu", "h200-sxm", "--batch", itoa(run.batch), "--seq", itoa(run.seq),
+		"--precision", "bf16", "--optimizer-impl", run.impl}
+	if !run.mixed {
+		run.args = append(run.args, "--pure-bf16")
+	}
+	if l, ok := r["lora"].(map[string]any); ok {
+		lo := ftLoRA{rank: int(num(l["r"])), targets: "query-value", adapter: "fp32", dropout: num(l["dropout"])}
+		switch t := l["targets"].(type) {
+		case string:
+			if t != "all-linear" {
+				return run, false
+			}
+			lo.targets = "all-linear"
+		case []any:
+			if len(t) != 2 {
+				return run, false // every linear and the head: the head's adapter has no flag
+			}
+		}
+		if str(l["adapter_dtype"]) == "bf16" {
+			lo.adapter = "bf16"
+		}
+		run.lora = &lo
+		run.args = append(run.args, "--lora-rank", itoa(lo.rank), "--lora-targets", lo.targets,
+			"--lora-dropout", strconv.FormatFloat(lo.dropout, 'g', -1, 64), "--adapter-dtype", lo.adapter)
+	}
+	if run.ckpt {
+		run.args = append(run.args, "--grad-checkpointing")
+	}
+	run.measured = num(r["peak_allocated_bytes"]) - leftover(r, run.mixed)
+	return run, true
 }
 
 // leftover is what earlier jobs of the same process still held when an
@@ -138,19 +172,16 @@ const leakBytes = 0.25e9
 
 // deviceFSDPMemoryCases: our own FSDP fine-tunes at 2–8 GPUs, measured on
 // one H200 through PyTorch's fake process group
-// (device-h200-2026-11-30-fsdp/ft3.json and ft4.json, which accumulates
-// 2 micro-batches without the gradient sync: HF transformers 5.17, PyTorch
-// 2.11, FSDP2 fully_shard or FSDP1 FullyShardedDataParallel per decoder
-// layer and the root, random weights; a rank's shards, gathers and
-// reduce-scatter outputs are allocated as on W GPUs), peak
-// torch.cuda.max_memory_allocated over three steps, net of what earlier
-// jobs left allocated (leftover); ft5.json: LoRA with bf16 adapters (as
-// LitGPT keeps them) under FSDP1, accumulating as LitGPT's global batch
-// makes it. bf16-true (--pure-bf16) unless mixed (fp32 weights and states,
-// bf16 autocast, FSDP gathering fp32 as Lightning's FSDPPrecision does for
-// bf16-mixed, --fsdp-fp32-gather); AdamW foreach; PEFT's fp32 adapters. Test rows: nothing
-// was fitted on them; the calibration README's ninety-second round reads
-// them.
+// (device-h200-2026-11-30-fsdp/ft3.json; ft4.json, which accumulates 2
+// micro-batches without the gradient sync; ft5.json, LoRA with bf16
+// adapters as LitGPT keeps them, accumulating as LitGPT's global batch
+// makes it: HF transformers 5.17, PyTorch 2.11, FSDP2 fully_shard or FSDP1
+// FullyShardedDataParallel per decoder layer and the root, random weights;
+// a rank's shards, gathers and reduce-scatter outputs are allocated as on
+// W GPUs), read as ftRun; mixed precision is FSDP gathering fp32 as
+// Lightning's FSDPPrecision does for bf16-mixed (--fsdp-fp32-gather). Test
+// rows: nothing was fitted on them; the calibration README's ninety-second
+// to ninety-fourth rounds read them.
 func deviceFSDPMemoryCases(dir string) ([]valCase, error) {
 	var out []valCase
 	for _, file := range []string{"device-h200-2026-11-30-fsdp/ft3.json", "device-h200-2026-11-30-fsdp/ft4.json", "device-h200-2026-11-30-fsdp/ft5.json"} {
@@ -159,62 +190,37 @@ func deviceFSDPMemoryCases(dir string) ([]valCase, error) {
 			return nil, err
 		}
 		for _, r := range f.Runs {
-			if r["peak_allocated_bytes"] == nil {
-				continue // a run that recorded an error (FSDP1 over PEFT's mixed-dtype units)
-			}
-			model, method, w := str(r["model"]), str(r["method"]), int(num(r["fsdp_world"]))
-			task := map[string]string{"full": "finetune", "lora": "lora"}[method]
-			if task == "" || w < 2 || model == "phi-3-mini" {
+			run, ok := readFTRun(r)
+			w := int(num(r["fsdp_world"]))
+			if !ok || w < 2 {
 				continue
 			}
-			b, sq := int(num(r["micro_batch"])), int(num(r["seq"]))
-			args := []string{"--model", model, "--task", task, "--gpu", "h200-sxm", "--gpus", itoa(w), "--zero", "3",
-				"--batch", itoa(b), "--seq", itoa(sq), "--precision", "bf16", "--optimizer-impl", "foreach"}
+			kind := str(r["fsdp_kind"])
+			args := append(run.args, "--gpus", itoa(w), "--zero", "3")
 			acc := max(1, int(num(r["accumulation"])))
 			if acc > 1 {
 				// micro-batches accumulated under no_sync (FSDP1) or without
 				// the gradient sync (FSDP2): --fsdp-no-sync's default
-				args = append(args, "--global-batch", itoa(b*w*acc))
+				args = append(args, "--global-batch", itoa(run.batch*w*acc))
 			}
-			mixed := strings.HasPrefix(str(r["precision"]), "mixed")
-			if !mixed {
-				args = append(args, "--pure-bf16")
-			} else {
+			if run.mixed {
 				// FSDP2 without a MixedPrecisionPolicy under autocast:
 				// the fp32 gather, as Lightning's bf16-mixed runs it.
 				args = append(args, "--fsdp-fp32-gather")
 			}
 			lora := ""
-			if l, ok := r["lora"].(map[string]any); ok {
-				targets := "query-value"
-				if str(l["targets"]) == "all-linear" {
-					targets = "all-linear"
-				}
-				ad := "fp32" // PEFT's default
-				if str(l["adapter_dtype"]) == "bf16" {
-					ad = "bf16" // autocast_adapter_dtype=False, as LitGPT keeps them
-				}
-				args = append(args, "--lora-rank", itoa(int(num(l["r"]))), "--lora-targets", targets,
-					"--lora-dropout", strconv.FormatFloat(num(l["dropout"]), 'g', -1, 64), "--adapter-dtype", ad)
-				if strings.HasPrefix(str(r["fsdp_kind"]), "FSDP2") {
+			if run.lora != nil {
+				if strings.HasPrefix(kind, "FSDP2") {
 					// FSDP2 shards parameter by parameter: the frozen
 					// weights keep no gradient, as with the adapters as
 					// units of their own.
 					args = append(args, "--fsdp-adapter-units")
 				}
-				lora = fmt.Sprintf(" r%d %s, %s adapters", int(num(l["r"])), targets, ad)
+				lora = fmt.Sprintf(" r%d %s, %s adapters", run.lora.rank, run.lora.targets, run.lora.adapter)
 			}
-			ckpt := r["activation_checkpointing"] == true
-			if ckpt {
-				args = append(args, "--grad-checkpointing")
-			}
-			prec := "bf16-true"
-			if mixed {
-				prec = "mixed"
-			}
-			out = append(out, valCase{Group: "fine-tune memory", Split: "test", Source: file, Engine: "HF transformers 5.17 (PEFT 0.21), " + str(r["fsdp_kind"]),
-				Setting: fmt.Sprintf("%s %s%s %d × H200 %s %s, batch %d × %d × %d micro-batches checkpointing=%v, peak memory (allocated)", model, task, lora, w, str(r["fsdp_kind"]), prec, b, sq, acc, ckpt),
-				Args:    args, Field: "peak_allocated_bytes", Scale: 1.0 / (1 << 30), Measured: (num(r["peak_allocated_bytes"]) - leftover(r, mixed)) / (1 << 30), Unit: "GiB"})
+			out = append(out, valCase{Group: "fine-tune memory", Split: "test", Source: file, Engine: "HF transformers 5.17 (PEFT 0.21), " + kind,
+				Setting: fmt.Sprintf("%s %s%s %d × H200 %s %s, batch %d × %d × %d micro-batches checkpointing=%v, peak memory (allocated)", run.model, run.task, lora, w, kind, run.prec(), run.batch, run.seq, acc, run.ckpt),
+				Args:    args, Field: "peak_allocated_bytes", Scale: 1.0 / (1 << 30), Measured: run.measured / (1 << 30), Unit: "GiB"})
 		}
 	}
 	return out, nil
