@@ -365,12 +365,11 @@ var lightningUnmodelled = map[string]string{
 func (r *jobReader) precision(in *estimator.Input) {
 	r.onOff(jobspec.PureBF16, &in.PureBF16)
 	name := r.t.Text[jobspec.Precision]
-	i := slices.IndexFunc(LightningPrecisions, func(p LightningPrecision) bool { return p.Name == name })
-	if i < 0 {
+	p, ok := lightningNamed(name)
+	if !ok {
 		choose(r, jobspec.Precision, parsePrecision, &in.Weights)
 		return
 	}
-	p := LightningPrecisions[i]
 	switch train := in.Task.Training(); {
 	case p.Mixed && !train:
 		r.fail(jobspec.Precision, MsgIncompatible, showValue, fmt.Errorf("Lightning's autocast over fp32 weights, a training precision; for --task %s give %s (16-bit weights, as %s-true) or fp32", in.Task, p.Weights, strings.TrimSuffix(p.Name, "-mixed")))

@@ -47,10 +47,21 @@ const (
 	litgptTargets = estimator.LoRAQueryValue
 )
 
+// lightningNamed is the Lightning precision a precision field's text
+// names (LightningPrecisions), and whether it names one.
+func lightningNamed(name string) (LightningPrecision, bool) {
+	i := slices.IndexFunc(LightningPrecisions, func(p LightningPrecision) bool { return p.Name == name })
+	if i < 0 {
+		return LightningPrecision{}, false
+	}
+	return LightningPrecisions[i], true
+}
+
 // isLightning reports whether a precision field's text is one of
-// Lightning's names (LightningPrecisions).
+// Lightning's names (lightningNamed).
 func isLightning(name string) bool {
-	return slices.ContainsFunc(LightningPrecisions, func(p LightningPrecision) bool { return p.Name == name })
+	_, ok := lightningNamed(name)
+	return ok
 }
 
 // litgptDefaults applies LitGPT's fine-tune defaults to in where the job
@@ -135,8 +146,8 @@ func isLightning(name string) bool {
 // defaults taken (nil: none), the global batch and whether the ZeRO stage
 // is still on auto.
 func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) (*StackDefaults, int, bool) {
-	if !isLightning(t.Text[jobspec.Precision]) ||
-		in.Task != estimator.FullFinetune && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
+	prec, ok := lightningNamed(t.Text[jobspec.Precision])
+	if !ok || in.Task != estimator.FullFinetune && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
 		return nil, global, zeroAuto
 	}
 	d := &StackDefaults{Stack: LitGPT, Source: litgptSource}
@@ -176,7 +187,7 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 	// and its FSDPPrecision gathers those fp32 weights
 	// (--fsdp-fp32-gather; estimator.Input.FSDPGatherFP32), counted where
 	// the plan shards at ZeRO 3.
-	if i := slices.IndexFunc(LightningPrecisions, func(p LightningPrecision) bool { return p.Name == t.Text[jobspec.Precision] }); i >= 0 && LightningPrecisions[i].Mixed && in.Task == estimator.FullFinetune {
+	if prec.Mixed && in.Task == estimator.FullFinetune {
 		on(jobspec.FSDPGatherFP32, &in.FSDPGatherFP32)
 	}
 	on(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
