@@ -2,10 +2,8 @@ package estimator
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -55,17 +53,11 @@ func (p kernelPoint) model() string {
 
 func loadH200Kernels(t *testing.T) []kernelPoint {
 	t.Helper()
-	data, err := os.ReadFile(h200KernelsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Schema string
 		Points []kernelPoint
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
+	readTestJSON(t, h200KernelsFile, &f)
 	if f.Schema != "rightsize-device-kernels/1" || len(f.Points) < 500 {
 		t.Fatalf("%s: schema %q, %d points", h200KernelsFile, f.Schema, len(f.Points))
 	}

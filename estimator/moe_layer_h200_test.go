@@ -37,14 +37,8 @@ type moeLayerPoint struct {
 // drifts further from the kernel either way. The ninety-second round
 // reads the table.
 func TestH200MoELayerPieces(t *testing.T) {
-	raw, err := os.ReadFile(h200MoELayerFile)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct{ Points []moeLayerPoint }
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	readTestJSON(t, h200MoELayerFile, &f)
 	bf16 := h200DecodeModel(t, h200SXM, BF16)
 	n := 0
 	t.Logf("%-22s %6s %8s %8s %6s %9s %8s", "model", "tokens", "gemm µs", "model µs", "ratio", "pieces µs", "TB/s")
@@ -53,15 +47,13 @@ func TestH200MoELayerPieces(t *testing.T) {
 			continue
 		}
 		n++
-		e, k, h, in, tok := p.Experts, p.TopK, p.Hidden, p.Inter, p.Tokens
-		touched := e * (1 - math.Pow(1-k/e, tok))
-		rows := tok * k / touched
-		up, _, _ := gemmModelSeconds(bf16, touched, rows, 2*in, h, 2)
-		down, _, _ := gemmModelSeconds(bf16, touched, rows, h, in, 2)
+		h, in, tok := p.Hidden, p.Inter, p.Tokens
+		touched := expertsTouched(p.Experts, p.TopK, tok)
+		model := moeGEMMModelSeconds(bf16, p.Experts, p.TopK, h, in, tok, 2)
 		gemm := p.Seconds["gate_up"] + p.Seconds["down"]
-		ratio := (up + down) / gemm
+		ratio := model / gemm
 		pieces := p.Seconds["layer"] - gemm
-		t.Logf("%-22s %6.0f %8.1f %8.1f %6.2f %9.1f %8.2f", p.Model, tok, 1e6*gemm, 1e6*(up+down), ratio, 1e6*pieces, touched*3*h*in*2/gemm/1e12)
+		t.Logf("%-22s %6.0f %8.1f %8.1f %6.2f %9.1f %8.2f", p.Model, tok, 1e6*gemm, 1e6*model, ratio, 1e6*pieces, touched*3*h*in*2/gemm/1e12)
 		// From 8 tokens the kernel reads at 2.3–3.1 TB/s (model ÷
 		// kernel 0.64–1.00, the top where Mixtral's 64 rows an expert
 		// reach the model's compute term); at 1–4 tokens, a handful of
@@ -99,10 +91,6 @@ const h200MoETPFile = "testdata/calibration/device-h200-2026-11-30-moe/moe_tp.js
 // gemmKCost) on the catalog's H200 SXM, BF16 and FP8, and logs the table;
 // the ninety-second round reads it.
 func TestH200MoETPShapes(t *testing.T) {
-	raw, err := os.ReadFile(h200MoETPFile)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Points []struct {
 			Shape                  string
@@ -113,26 +101,49 @@ func TestH200MoETPShapes(t *testing.T) {
 			Seconds                map[string]float64
 		}
 	}
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	readTestJSON(t, h200MoETPFile, &f)
 	bf16, fp8 := h200DecodeModel(t, h200SXM, BF16), h200DecodeModel(t, h200SXMFP8(), FP8)
 	t.Logf("%-20s %6s %8s %8s %6s %8s %8s %6s", "shape", "tokens", "bf16 µs", "model", "ratio", "fp8 µs", "model", "ratio")
 	for _, p := range f.Points {
-		h, in, tok := p.Hidden, p.Inter, p.Tokens
-		touched := p.Experts * (1 - math.Pow(1-p.TopK/p.Experts, tok))
-		rows := tok * p.TopK / touched
-		model := func(m inferModel, elem float64) float64 {
-			up, _, _ := gemmModelSeconds(m, touched, rows, 2*in, h, elem)
-			down, _, _ := gemmModelSeconds(m, touched, rows, h, in, elem)
-			return up + down
-		}
+		tok := p.Tokens
 		kb := p.Seconds["gate_up_bf16"] + p.Seconds["down_bf16"]
 		kf := p.Seconds["gate_up_fp8"] + p.Seconds["down_fp8"]
-		mb, mf := model(bf16, 2), model(fp8, 1)
+		mb := moeGEMMModelSeconds(bf16, p.Experts, p.TopK, p.Hidden, p.Inter, tok, 2)
+		mf := moeGEMMModelSeconds(fp8, p.Experts, p.TopK, p.Hidden, p.Inter, tok, 1)
 		t.Logf("%-20s %6.0f %8.1f %8.1f %6.2f %8.1f %8.1f %6.2f", p.Shape, tok, 1e6*kb, 1e6*mb, mb/kb, 1e6*kf, 1e6*mf, mf/kf)
 		if !(kb > 0 && kf > 0 && mb > 0 && mf > 0) {
 			t.Errorf("%s %v tokens: no time", p.Shape, tok)
 		}
+	}
+}
+
+// expertsTouched is the distinct experts a step of tokens routed top-k of
+// experts uniformly reaches: E · (1 − (1 − k/E)^tokens), the expectation
+// the step model's weight read takes (gpuWeightRead).
+func expertsTouched(experts, topK, tokens float64) float64 {
+	return experts * (1 - math.Pow(1-topK/experts, tokens))
+}
+
+// moeGEMMModelSeconds is the step model's time for an MoE layer's two
+// expert GEMMs (gate/up, N = 2·inter; down, K = inter) over the touched
+// experts, each with the step's routes spread evenly over them
+// (gemmModelSeconds), weights of elem bytes.
+func moeGEMMModelSeconds(m inferModel, experts, topK, hidden, inter, tokens, elem float64) float64 {
+	touched := expertsTouched(experts, topK, tokens)
+	rows := tokens * topK / touched
+	up, _, _ := gemmModelSeconds(m, touched, rows, 2*inter, hidden, elem)
+	down, _, _ := gemmModelSeconds(m, touched, rows, hidden, inter, elem)
+	return up + down
+}
+
+// readTestJSON decodes the JSON file at path into v, or fails the test.
+func readTestJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 }
