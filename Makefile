@@ -101,6 +101,12 @@ size: dist
 	@# Code bytes per package, from a build that keeps its function names.
 	@GOOS=js GOARCH=wasm $(GO) build -trimpath $(NOINLINE) -o build/app-names.wasm ./cmd/web
 	@$(GO) run ./cmd/wasmsize -top 25 build/app-names.wasm
+	@# Against go-app's hello world built the same way (issue "the page as one
+	@# pure view": app.wasm at most 1.25x hello in brotli): each section raw
+	@# and in brotli, and the packages that add the most code. About 2 min.
+	@mkdir -p build/hello
+	@GOOS=js GOARCH=wasm $(GO) build -trimpath -o build/hello/app-names.wasm ./cmd/serve/testdata/hello
+	@$(GO) run ./cmd/wasmsize -top 20 -base build/hello/app-names.wasm build/app-names.wasm
 
 # hello: go-app's hello world, built and generated exactly like Rightsize,
 # the baseline make bench compares load times with.

@@ -4,13 +4,19 @@
 // and the name section appendix §7.4). The binary must keep its names:
 // build it without -ldflags=-s. make size runs it on app.wasm built so.
 //
-//	wasmsize [-top N] [-pkg PACKAGE] FILE
+//	wasmsize [-top N] [-pkg PACKAGE] [-base BASE] FILE
 //
 // With -pkg it lists that package's largest functions instead (the
 // package as the list names it, e.g. slices or rightsize_app_page).
+// With -base (another module, such as go-app's hello world built the same
+// way: make size) it compares the two instead: each section's raw and
+// brotli bytes (quality 11, 16 MB window, as cmd/build serves app.wasm)
+// and their ratio, then the packages whose code grew most over BASE. Both
+// modules must keep their names for the package lines.
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,18 +24,26 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/andybalholm/brotli"
 )
 
 func main() {
 	top := flag.Int("top", 25, "packages (or functions, with -pkg) to list")
 	pkg := flag.String("pkg", "", "list this package's functions instead of the packages")
+	base := flag.String("base", "", "compare with this module: sections raw and in brotli, and the packages that grew most")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top N] [-pkg PACKAGE] FILE")
+		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top N] [-pkg PACKAGE] [-base BASE] FILE")
 		os.Exit(2)
 	}
 	data, err := os.ReadFile(flag.Arg(0))
-	if err == nil {
+	if err == nil && *base != "" {
+		var b []byte
+		if b, err = os.ReadFile(*base); err == nil {
+			err = compare(os.Stdout, data, b, *top)
+		}
+	} else if err == nil {
 		err = report(os.Stdout, data, *top, *pkg)
 	}
 	if err != nil {
@@ -53,9 +67,6 @@ func report(w io.Writer, data []byte, top int, pkg string) error {
 		} else if p == pkg {
 			sizes[name] += n
 		}
-	}
-	if err != nil {
-		return err
 	}
 	type row struct {
 		pkg   string
@@ -85,6 +96,126 @@ func report(w io.Writer, data []byte, top int, pkg string) error {
 		fmt.Fprintf(w, "%10d B  %s\n", r.bytes, r.pkg)
 	}
 	return nil
+}
+
+// compare writes what module a holds beyond module base: the code and
+// data sections, the rest (types, imports, tables, exports) and the whole
+// (all three without the names a stripped build drops), raw and in
+// brotli, with a's ÷ base's brotli ratio, and the top packages by the code
+// bytes a adds over base.
+func compare(w io.Writer, a, base []byte, top int) error {
+	sa, err := sections(a)
+	if err != nil {
+		return err
+	}
+	sb, err := sections(base)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%-8s %12s %12s %12s %12s %7s\n", "section", "raw", "base raw", "brotli", "base brotli", "ratio")
+	line := func(name string, x, y []byte) {
+		bx, by := brotliSize(x), brotliSize(y)
+		ratio := "-"
+		if by > 0 {
+			ratio = fmt.Sprintf("%.2f×", float64(bx)/float64(by))
+		}
+		fmt.Fprintf(w, "%-8s %12d %12d %12d %12d %7s\n", name, len(x), len(y), bx, by, ratio)
+	}
+	for _, name := range []string{"code", "data", "rest", "module"} {
+		line(name, sa[name], sb[name])
+	}
+	fa, err := functionSizes(a)
+	if err != nil {
+		return err
+	}
+	fb, err := functionSizes(base)
+	if err != nil {
+		return err
+	}
+	pa, pb := map[string]int{}, map[string]int{}
+	for name, n := range fa {
+		pa[pkgOf(name)] += n
+	}
+	for name, n := range fb {
+		pb[pkgOf(name)] += n
+	}
+	type row struct {
+		pkg         string
+		grew, a, in int
+	}
+	var rows []row
+	for p, n := range pa {
+		rows = append(rows, row{p, n - pb[p], n, pb[p]})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].grew != rows[j].grew {
+			return rows[i].grew > rows[j].grew
+		}
+		return rows[i].pkg < rows[j].pkg
+	})
+	fmt.Fprintf(w, "%10s %10s %10s  code bytes by package, most grown first\n", "grew", "raw", "base")
+	for i, r := range rows {
+		if i == top || r.grew <= 0 {
+			break
+		}
+		fmt.Fprintf(w, "%10d %10d %10d  %s\n", r.grew, r.a, r.in, r.pkg)
+	}
+	return nil
+}
+
+// sections splits a module into its code section's body, its data
+// section's body, the rest of its bytes (header and every other section
+// but the "name" custom section, which a stripped build does not carry)
+// and the whole module without that name section.
+func sections(data []byte) (map[string][]byte, error) {
+	r := &reader{b: data}
+	if string(r.bytes(4)) != "\x00asm" {
+		return nil, errFormat
+	}
+	r.bytes(4) // version
+	out := map[string][]byte{"rest": append([]byte(nil), data[:r.i]...)}
+	module := append([]byte(nil), data[:r.i]...)
+	for r.err == nil && r.i < len(r.b) {
+		start := r.i
+		id := r.byte()
+		body := r.bytes(r.u32())
+		if r.err != nil {
+			break
+		}
+		switch {
+		case id == 10:
+			out["code"] = body
+		case id == 11:
+			out["data"] = body
+		case id == 0 && isNameSection(body):
+			continue
+		default:
+			out["rest"] = append(out["rest"], data[start:r.i]...)
+		}
+		module = append(module, data[start:r.i]...)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	out["module"] = module
+	return out, nil
+}
+
+// isNameSection reports whether a custom section's body is the "name"
+// section.
+func isNameSection(body []byte) bool {
+	c := &reader{b: body}
+	return string(c.bytes(c.u32())) == "name" && c.err == nil
+}
+
+// brotliSize is b's size in brotli at quality 11 with a 16 MB window,
+// the settings cmd/build precompresses app.wasm with.
+func brotliSize(b []byte) int {
+	var buf bytes.Buffer
+	bw := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
+	bw.Write(b) // a bytes.Buffer does not fail
+	bw.Close()
+	return buf.Len()
 }
 
 var errFormat = errors.New("not a WebAssembly binary with a name section")

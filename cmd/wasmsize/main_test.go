@@ -84,5 +84,46 @@ func FuzzPackageSizes(f *testing.F) {
 	f.Add([]byte("\x00asm\x01\x00\x00\x00\x0a\xff\xff\xff\xff\x0f"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		packageSizes(b) // never panics
+		sections(b)
 	})
+}
+
+// TestCompare: the sections of a module with a data section split into
+// code, data and the rest, the name section out of all of them; the
+// comparison lists only the packages that grew, largest first.
+func TestCompare(t *testing.T) {
+	a := module("a.f", "b.g")
+	data := []byte{1, 0, 0x41, 0, 0x0b, 4, 'a', 'b', 'c', 'd'} // one active segment of 4 bytes
+	withData := append(append([]byte(nil), a[:8]...), 11, byte(len(data)))
+	withData = append(withData, data...)
+	withData = append(withData, a[8:]...)
+	sec, err := sections(withData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sec["data"], data) || len(sec["code"]) != 11 {
+		t.Fatalf("data %v, code %v", sec["data"], sec["code"])
+	}
+	// header 8 + the import section (2 + 12 bytes); no name section.
+	if len(sec["rest"]) != 8+2+12 || len(sec["module"]) != len(sec["rest"])+2+11+2+len(data) {
+		t.Fatalf("rest %d, module %d bytes", len(sec["rest"]), len(sec["module"]))
+	}
+	if bytes.Contains(sec["module"], []byte("name")) {
+		t.Fatal("the module line keeps the name section")
+	}
+	var out bytes.Buffer
+	if err := compare(&out, withData, module("a.f", "a.g"), 5); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	// a: 3 bytes in a and 5 in b; base: 8 bytes in a. b grew by 5; a shrank.
+	if !strings.Contains(got, "         5          5          0  b\n") || strings.Contains(got, "  a\n") {
+		t.Fatalf("compare:\n%s", got)
+	}
+	if !strings.Contains(got, "\ndata ") || !strings.Contains(got, "\nmodule ") {
+		t.Fatalf("compare has no data or module line:\n%s", got)
+	}
+	if err := compare(&out, withData, []byte("not wasm"), 5); err == nil {
+		t.Fatal("a bad base gave no error")
+	}
 }
