@@ -1802,7 +1802,7 @@ type commitJSON struct {
 // than the on-demand pick. A service at a steady request rate runs every
 // hour of the month (its bill is 730 h), and a reservation wins above the
 // share of hours r/o (its effective hourly rate over on demand's: the
-// planning notes' break-even, PLANNING.md "Reserved and committed
+// planning notes' break-even, docs/planning.md "Reserved and committed
 // prices"), so for such a service the reservation's month is the
 // comparison. The reservations are planned on the offers priced for them
 // (the hyperscalers' and a few GPU clouds'), with the same picks' rules.

@@ -22,7 +22,7 @@ each has a .SOURCE.md) into catalog/data:
   instance_networks.csv).
 
 Idempotent; run from the repository root:
-  python3 catalog/internal/bootstrap/aws_vantage.py /work/shared/data/market
+  python3 catalog/internal/bootstrap/aws_vantage.py MARKET_DIR
 then `rightsize catalog format` and `go generate ./catalog`.
 """
 import csv, json, sys, collections

@@ -4,7 +4,7 @@ each file's .SOURCE.md) into catalog/data: FX rates (fx.json), hosted-API
 token prices (hosted_apis.json), and on offers.json: GCP list prices with 1- and
 3-year commitments (Cyclenerd pricing.yml), AWS Spot Advisor interruption
 buckets, and inter-node network per instance type. Idempotent; run from the
-repository root:  python3 catalog/internal/bootstrap/market.py /work/shared/data/market
+repository root:  python3 catalog/internal/bootstrap/market.py MARKET_DIR
 then `go generate ./catalog`.
 """
 import csv, json, re, sys, collections
