@@ -1473,7 +1473,12 @@ func kindText(l Locale, name string, o *planner.Offer) string {
 // its data-kind the first, and its reason keeps each role's why. Three
 // identical cards said the same thing three times and pushed the rest of
 // the page one and a half screens down on a phone; the CLI's table keeps
-// a row per role.
+// a row per role. A best value that is the faster alternative's plan says
+// nothing its card does not: its sentence ("the faster alternative is
+// also the best value, 1.72× the cheapest plan's cost for 9.30× its
+// speed") repeats the faster one's ratios, and the title already says
+// "Best value", so the card keeps the faster sentence alone
+// (sameAsFaster); the CLI prints it once, as its "best value:" line.
 func (b *viewBuilder) picks() []PickView {
 	l, in, out := b.l, &b.in, &b.in.Plan
 	names := in.Prices.ProviderName
@@ -1485,7 +1490,9 @@ func (b *viewBuilder) picks() []PickView {
 			v := &views[i]
 			v.Title += " · " + b.t(pickTitle(p))
 			v.Roles += " " + p.Kind.String()
-			v.Reason += "\n" + l.ReasonWith(p.Why, names)
+			if !sameAsFaster(p) {
+				v.Reason += "\n" + l.ReasonWith(p.Why, names)
+			}
 			continue
 		}
 		provider := names(p.Offer.Provider)
@@ -1507,6 +1514,13 @@ func (b *viewBuilder) picks() []PickView {
 		views[i].Notes = strings.Join(notes, " · ")
 	}
 	return views
+}
+
+// sameAsFaster reports whether p is the best value whose plan is the
+// faster (or fastest) pick's, its sentence those ratios again
+// (planner.MsgReasonValueIsFaster, MsgReasonValueIsFastest).
+func sameAsFaster(p Pick) bool {
+	return p.Kind == PickValue && (p.Why.Key == planner.MsgReasonValueIsFaster || p.Why.Key == planner.MsgReasonValueIsFastest)
 }
 
 // PickCards is, for each of picks, the index of the card that shows it,

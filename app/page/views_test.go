@@ -558,8 +558,12 @@ func TestMemShareFieldShowsEngineDefault(t *testing.T) {
 // has a fastest plan that is also its best value (64 instances of 8 ×
 // B200 in 26 minutes, scaled out from the cheapest, one instance of the
 // same offer, in 16.9 h), so the page shows two cards for three picks:
-// the second titled with both roles and giving both reasons, "Use this"
-// on it applying that plan; a job whose picks differ keeps a card each.
+// the second titled with both roles, "Use this" on it applying that plan;
+// its reason is the fastest's alone, since the best value's ("the fastest
+// plan is also the best value, …× the cost for …× the speed") repeats
+// those ratios (sameAsFaster); a job whose picks differ keeps a card
+// each, and a cheapest that is also the best value keeps both sentences
+// (the second says why no dearer plan is worth it).
 func TestPicksNamingOnePlanShareACard(t *testing.T) {
 	_, in, _ := pageOf(t, "e=vllm&req=10M", nil)
 	picks := in.Plan.Picks
@@ -576,11 +580,15 @@ func TestPicksNamingOnePlanShareACard(t *testing.T) {
 	names := in.Prices.ProviderName
 	if len(v) != 2 || v[0].Title != "Cheapest" || v[1].Title != "Fastest · Best value" || v[1].Kind != "fastest" ||
 		v[0].Roles != "cheapest" || v[1].Roles != "fastest value" ||
-		v[1].Reason != l.ReasonWith(picks[1].Why, names)+"\n"+l.ReasonWith(picks[2].Why, names) ||
+		v[1].Reason != l.ReasonWith(picks[1].Why, names) ||
 		v[1].GPU != picks[1].Offer.GPU || v[1].Plan != picks[1].Plan {
 		t.Errorf("cards %+v", v)
 	}
-	// Each role's sentence is a paragraph of the card.
+	if k := picks[2].Why.Key; k != planner.MsgReasonValueIsFastest && k != planner.MsgReasonValueIsFaster {
+		t.Errorf("the shared value pick's reason is %v, want the value-is-fastest sentence", k)
+	}
+	// One paragraph on the shared card: the fastest's sentence, not its
+	// ratios twice.
 	var reasons []string
 	n2 := PickNode("en", &v[1], "Cost", "Time", false)
 	find(n2, func(n Node) bool {
@@ -589,8 +597,14 @@ func TestPicksNamingOnePlanShareACard(t *testing.T) {
 		}
 		return false
 	})
-	if len(reasons) != 2 || reasons[1] != l.ReasonWith(picks[2].Why, names) {
+	if len(reasons) != 1 || strings.Contains(reasons[0], "also the best value") {
 		t.Errorf("the shared card's reasons %q", reasons)
+	}
+	// A cheapest that is also the best value keeps both sentences.
+	cheapValue := picks[2]
+	cheapValue.Why = planner.Reason{Key: planner.MsgReasonValueIsCheapest, Args: []any{"x", "2"}}
+	if sameAsFaster(cheapValue) || !sameAsFaster(picks[2]) {
+		t.Error("sameAsFaster: the cheapest's value sentence counted as a repeat, or the fastest's not")
 	}
 	// Three different plans: three cards.
 	distinct := slices.Clone(picks)
