@@ -1136,9 +1136,13 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	}
 	step := pf.stepSeconds
 	r.CommSeconds, r.Bound = pf.commSeconds, pf.bound
+	// A row over several instances whose provider names no network was
+	// timed on an assumed one: the row says so, not the whole plan (a
+	// plan-wide note read as the picks' when they ran on a named fabric,
+	// e.g. 3.2 Tbit/s InfiniBand, and another offer had none).
 	if s.instances > 1 {
-		if g, assumed := p.networkGbps(o); assumed && !p.noted(MsgNoteNetworkAssumed) {
-			p.note(Reason{Key: MsgNoteNetworkAssumed, Args: []any{g}})
+		if g, assumed := p.networkGbps(o); assumed {
+			r.Notes = append(slices.Clip(r.Notes), Reason{Key: MsgNoteNetworkAssumed, Args: []any{g}})
 		}
 	}
 	tps := pf.tokensPerStep / step
