@@ -38,11 +38,12 @@ package estimator
 // for what starts, it is noted: vLLM's V1 engine runs compute capability
 // below 8.0 (fp16 and fp32) since v0.10.2 (vLLM PRs #23614 and #24022);
 // the releases before fell back to the V0 engine there, so every vLLM
-// release on Volta and Turing starts, at V0's speed before v0.10.2 (the
-// speed model's per-release host cost, perf_engine_version.go). The
-// attention kernel (FlashAttention on Ampere and newer, Triton or
-// FlexAttention below) changes speed, not what starts, and is the speed
-// model's.
+// release on Turing starts, at V0's speed before v0.10.2 (the speed
+// model's per-release host cost, perf_engine_version.go). On Volta the
+// releases from vLLMWithoutVolta on do not start: their wheels and images
+// ship no sm70 kernels (SupportNoEngineRelease). The attention kernel
+// (FlashAttention on Ampere and newer, Triton or FlexAttention below)
+// changes speed, not what starts, and is the speed model's.
 //
 // A generation the table does not know (GenUnknown) is assumed to run
 // everything: the catalog gives every GPU a generation, so this is only a
@@ -63,7 +64,48 @@ const (
 	// family on a GPU without bf16 (quantRefused): fp32 weights run, from
 	// the unquantised checkpoint.
 	SupportNoQuantModel
+	// SupportNoEngineRelease: the engine's release is built without this
+	// generation's kernels, though earlier releases ran there (vLLM from
+	// vLLMWithoutVolta on a V100).
+	SupportNoEngineRelease
 )
+
+// vLLMWithoutVolta is the first vLLM release that does not start on a
+// Volta GPU (V100, compute capability 7.0). vLLM PR #39878 ("Switch
+// default CUDA to 13.0, update CUDA architecture lists", opened
+// 2026-04-15, merged) makes CUDA 13.0 the default wheel and image and
+// keeps CUDA 12.9 as a variant, both on PyTorch 2.11, following its
+// architecture lists; PyTorch 2.11's CUDA 12.8+ and 13.0 binaries start at
+// Turing (7.5), Volta only in the CUDA 12.6 build ("Dropping Volta
+// support from CUDA-12.8 binaries for release 2.11", PyTorch developer
+// forum, 2026-01-15), and CUDA 13's compiler has no target below sm_75. A
+// report on that pull request (2026-04-18) shows a main build, 0.19.1rc1
+// dev391, failing on a V100 with "CUDA error: no kernel image is
+// available for execution on the device"; vLLM 0.21.0's wheels are cu129
+// and cu130 only (vllm-project/vllm issue #42756, 2026-05-15). The release
+// is the first cut from main after that build, 0.20.0: inferred from the
+// dev build's number, the release notes not read. A V100 runs vLLM 0.19
+// or earlier (or a source build against CUDA 12.6).
+var vLLMWithoutVolta = EngineVersion{0, 20, 0}
+
+// EngineRelease is in's engine release, the current one where the job
+// names none.
+func EngineRelease(in Input) EngineVersion {
+	if in.EngineVersion.IsZero() {
+		return CurrentEngineVersion(in.Engine)
+	}
+	return in.EngineVersion
+}
+
+// FirstReleaseWithout is the first release of engine e built without
+// generation g's kernels, where an earlier one ran there (vLLM on Volta:
+// vLLMWithoutVolta); the zero value where none is known.
+func FirstReleaseWithout(e Engine, g Generation) EngineVersion {
+	if e == VLLM && g == GenVolta {
+		return vLLMWithoutVolta
+	}
+	return EngineVersion{}
+}
 
 // Support is the table's verdict for one GPU generation, engine, task and
 // weight format.
@@ -120,6 +162,10 @@ func (s Support) Cause(g Generation, in Input) string {
 	case SupportNoQuantModel:
 		return in.Weights.String() + " kernels run fp16 activations, which " + eng + " refuses for " + in.Arch.ModelType +
 			" models, and " + gpus + " have no bf16"
+	case SupportNoEngineRelease:
+		first := FirstReleaseWithout(in.Engine, g).String()
+		return eng + " " + EngineRelease(in).String() + " does not start on " + gpus + ": its releases from " + first +
+			" are built without their kernels (CUDA 13 and PyTorch 2.11); an --engine-version before " + first + " runs there"
 	}
 	return ""
 }
@@ -160,7 +206,8 @@ var engineGens = [...]gens{
 }
 
 // SupportForJob is SupportFor for the job in on generation g, with what
-// the format alone does not tell: TensorRT-LLM runs FP4 weights on Hopper
+// the format alone does not tell: the job's engine release (vLLM from
+// vLLMWithoutVolta does not start on Volta); TensorRT-LLM runs FP4 weights on Hopper
 // only as gpt-oss's MXFP4 experts (Arch.MXFP4Params; BF16 activations
 // over MXFP4 MoE weights, the TRITON MoE back-end: "Deployment Guide for
 // GPT-OSS on TensorRT-LLM", MoE backend support matrix, TensorRT-LLM
@@ -176,6 +223,9 @@ var engineGens = [...]gens{
 // checkpoint), as on Volta, where the table has no FP4 at all.
 func SupportForJob(g Generation, in Input) Support {
 	s := SupportFor(g, in.Engine, in.Task, in.Weights)
+	if first := FirstReleaseWithout(in.Engine, g); s.Runs && !first.IsZero() && !in.Task.Training() && !EngineRelease(in).Less(first) {
+		return Support{Weights: in.Weights, Why: SupportNoEngineRelease}
+	}
 	if s.Runs && s.Weights == FP16 && in.Engine == VLLM && !in.Task.Training() && fp16Refused(in.Arch.ModelType) {
 		s.Weights, s.Why = FP32, SupportNoFP16Model
 		if bf16Gens.has(g) || g == GenUnknown {

@@ -102,6 +102,15 @@ func TestSupportForJob(t *testing.T) {
 	gemmaFP16.Weights, gemmaINT4.Weights, gemmaSGLang.Engine, gemmaLoRA.Task = FP16, INT4, SGLang, LoRA
 	gemmaFP8, gemmaINT4SGLang, llamaINT4 := gemmaINT4, gemmaINT4, llama
 	gemmaFP8.Weights, gemmaINT4SGLang.Engine, llamaINT4.Weights = FP8, SGLang, INT4
+	// A V100 runs vLLM 0.19 or earlier (vLLMWithoutVolta): the Volta rows
+	// of the model and format rules name such a release.
+	old := EngineVersion{0, 19, 1}
+	vllmMXOld, gemma2Old, gemmaINT4Old := vllmMX, gemma2, gemmaINT4
+	vllmMXOld.EngineVersion, gemma2Old.EngineVersion, gemmaINT4Old.EngineVersion = old, old, old
+	llamaOld, llama20 := llama, llama
+	llamaOld.EngineVersion, llama20.EngineVersion = old, EngineVersion{0, 20, 0}
+	llamaTrain := llama
+	llamaTrain.Task = LoRA
 	for _, c := range []struct {
 		name string
 		g    Generation
@@ -116,20 +125,20 @@ func TestSupportForJob(t *testing.T) {
 		{"vllm nvfp4 Turing", GenTuring, vllm, Support{true, FP4, SupportOK}},
 		{"vllm mxfp4 Turing", GenTuring, vllmMX, Support{true, FP16, SupportNoFormat}},
 		{"sglang mxfp4 Turing", GenTuring, sglangMX, Support{true, FP16, SupportNoFormat}},
-		{"vllm mxfp4 Volta", GenVolta, vllmMX, Support{true, FP16, SupportNoFormat}},
+		{"vllm 0.19 mxfp4 Volta", GenVolta, vllmMXOld, Support{true, FP16, SupportNoFormat}},
 		{"vllm mxfp4 Ampere", GenAmpere, vllmMX, Support{true, FP4, SupportOK}},
 		{"vllm mxfp4 training Turing", GenTuring, vllmMXTrain, Support{true, FP4, SupportOK}},
 		// vLLM refuses fp16 for Gemma 2/3 (_FLOAT16_NOT_SUPPORTED_MODELS):
 		// fp32 where the GPU has no bf16, bf16 where fp16 was asked.
 		{"vllm gemma3 bf16 Turing", GenTuring, gemma, Support{true, FP32, SupportNoFP16Model}},
-		{"vllm gemma2 bf16 Volta", GenVolta, gemma2, Support{true, FP32, SupportNoFP16Model}},
+		{"vllm 0.19 gemma2 bf16 Volta", GenVolta, gemma2Old, Support{true, FP32, SupportNoFP16Model}},
 		{"vllm gemma3 fp16 Ampere", GenAmpere, gemmaFP16, Support{true, BF16, SupportNoFP16Model}},
 		{"vllm gemma3 bf16 Ampere", GenAmpere, gemma, Support{true, BF16, SupportOK}},
 		// vLLM's int4 and fp8 kernels take fp16 or bf16 activations, and
 		// it refuses fp16 for Gemma 2/3: without bf16 the quantised model
 		// does not start; fp32 weights do.
 		{"vllm gemma3 int4 Turing", GenTuring, gemmaINT4, Support{true, FP32, SupportNoQuantModel}},
-		{"vllm gemma3 int4 Volta", GenVolta, gemmaINT4, Support{true, FP32, SupportNoQuantModel}},
+		{"vllm 0.19 gemma3 int4 Volta", GenVolta, gemmaINT4Old, Support{true, FP32, SupportNoQuantModel}},
 		{"vllm gemma3 fp8 Turing", GenTuring, gemmaFP8, Support{true, FP32, SupportNoQuantModel}},
 		{"vllm gemma3 int4 Ampere", GenAmpere, gemmaINT4, Support{true, INT4, SupportOK}},
 		{"sglang gemma3 int4 Turing", GenTuring, gemmaINT4SGLang, Support{true, INT4, SupportOK}},
@@ -137,6 +146,14 @@ func TestSupportForJob(t *testing.T) {
 		{"vllm llama bf16 Turing", GenTuring, llama, Support{true, FP16, SupportNoBF16}},
 		{"sglang gemma3 bf16 Turing", GenTuring, gemmaSGLang, Support{true, FP16, SupportNoBF16}},
 		{"gemma3 LoRA Turing", GenTuring, gemmaLoRA, Support{true, FP16, SupportNoBF16}},
+		// vLLM's releases from 0.20.0 ship no Volta kernels: the current
+		// release (the zero EngineVersion) and 0.20.0 do not start on a
+		// V100, 0.19.1 does (fp16); training there is not vLLM's.
+		{"vllm current Volta", GenVolta, llama, Support{false, BF16, SupportNoEngineRelease}},
+		{"vllm 0.20.0 Volta", GenVolta, llama20, Support{false, BF16, SupportNoEngineRelease}},
+		{"vllm 0.19.1 Volta", GenVolta, llamaOld, Support{true, FP16, SupportNoBF16}},
+		{"vllm current Turing", GenTuring, llama, Support{true, FP16, SupportNoBF16}},
+		{"LoRA on a V100", GenVolta, llamaTrain, Support{true, FP16, SupportNoBF16}},
 	} {
 		if got := SupportForJob(c.g, c.in); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
@@ -167,7 +184,8 @@ func TestSupportCause(t *testing.T) {
 		{"no bf16", GenTuring, Input{Engine: VLLM, Task: Inference, Weights: BF16}, "bf16 does not run on Turing GPUs", false},
 		{"no fp8 training kernel", GenAmpere, fp8Train, "fp8 has no kernel in training (Transformer Engine) on Ampere GPUs", true},
 		{"fp16 refused, no bf16", GenTuring, gemma, "vllm refuses fp16 for gemma2 models (numerical instability), and Turing GPUs have no bf16", true},
-		{"quantised refused", GenVolta, gemmaINT4, "int4 kernels run fp16 activations, which vllm refuses for gemma2 models, and Volta GPUs have no bf16", true},
+		{"quantised refused", GenTuring, gemmaINT4, "int4 kernels run fp16 activations, which vllm refuses for gemma2 models, and Turing GPUs have no bf16", true},
+		{"release without the GPU's kernels", GenVolta, gemma, "vllm 0.33.0 does not start on Volta GPUs: its releases from 0.20.0 are built without their kernels (CUDA 13 and PyTorch 2.11); an --engine-version before 0.20.0 runs there", false},
 	} {
 		s := SupportForJob(c.g, c.in)
 		if got := s.Cause(c.g, c.in); got != c.want {

@@ -56,13 +56,16 @@ func TestEmptyAnswerNamesTheEngine(t *testing.T) {
 		}
 	}
 
+	// IBM's V100s: SGLang starts from Turing, TensorRT-LLM from Ampere,
+	// and vLLM's releases from 0.20.0 ship no Volta kernels, so no
+	// serving engine of the current releases starts there.
 	st = ParseFragment("m=llama-3.1-8b&rps=1&e=sglang&pv=ibm", DefaultState)
 	d = Derive(st, nil, pr, nil, "")
 	out = RunPlan(d.Job, pr)
-	if !out.HasCause || len(out.Cause.Starts) != 1 || len(out.Cause.Runs) != 0 {
+	if !out.HasCause || len(out.Cause.Starts) != 0 || len(out.Cause.Runs) != 0 || len(out.Cause.Alike) != 2 {
 		t.Fatalf("IBM: cause %+v", out.Cause)
 	}
-	if got := out.Cause.Note(Locale{Lang: "en"}); got != "Nothing the filters leave runs this job: sglang does not run on Volta GPUs." {
+	if got := out.Cause.Note(Locale{Lang: "en"}); got != "Nothing the filters leave runs this job: sglang does not run on Volta GPUs, nor does any other engine the plan serves a request rate on (vLLM, TensorRT-LLM)." {
 		t.Errorf("IBM: %q", got)
 	}
 }
@@ -104,10 +107,11 @@ func TestNoneCauseNeedsOneReason(t *testing.T) {
 // second plan of the request keeping its unfit rows, and NoneCauseOf
 // plans only the engines that start there (each once: its yields are
 // theirs), not the request again. TensorRT-LLM on Alibaba's T4s (vLLM
-// and SGLang start there) and SGLang on IBM's V100s (vLLM starts there).
+// and SGLang start there) and SGLang on IBM's V100s (no serving engine of
+// the current releases starts there: nothing is planned again).
 func TestNoneCauseFromTheFirstPlan(t *testing.T) {
 	pr := NewPrices(catalog.Default(), nil)
-	for _, frag := range []string{"m=llama-3.1-8b&rps=1&e=trtllm&hr=cn-zhangjiakou", "m=llama-3.1-8b&rps=1&e=sglang&pv=ibm"} {
+	for i, frag := range []string{"m=llama-3.1-8b&rps=1&e=trtllm&hr=cn-zhangjiakou", "m=llama-3.1-8b&rps=1&e=sglang&pv=ibm"} {
 		req, offers := planRequestOf(pr, frag)
 		res, err := planner.Plan(req, offers, planner.Options{})
 		if err != nil || res.Cheapest >= 0 || len(res.Unfit) != res.Considered || res.Considered == 0 {
@@ -121,7 +125,7 @@ func TestNoneCauseFromTheFirstPlan(t *testing.T) {
 		yields := 0
 		got, ok := NoneCauseOf(req, res, offers, planner.Options{Yield: func() { yields++ }})
 		if !ok || !wok || got.Why.String() != want.Why.String() || got.Refused != want.Refused || got.Gen != want.Gen ||
-			!slices.Equal(got.Alike, want.Alike) || !slices.Equal(got.Starts, want.Starts) || len(got.Starts) == 0 {
+			!slices.Equal(got.Alike, want.Alike) || !slices.Equal(got.Starts, want.Starts) || (len(got.Starts) == 0) != (i == 1) {
 			t.Errorf("%s: cause %+v (%v), from the unfit rows %+v (%v)", frag, got, ok, want, wok)
 		}
 		others := 0
@@ -218,17 +222,19 @@ func TestNoneCauseLayoutShort(t *testing.T) {
 // counts, the most common first, in each language, where the page said
 // only that nothing fits. Llama 3.1 405B served at 2 req/s on Cudo
 // Compute: most of its offers are instances no serving copy spans without
-// NVLink, the rest name no cluster network between instances.
+// NVLink, its V100s run no current vLLM (estimator.SupportNoEngineRelease),
+// the rest name no cluster network between instances.
 func TestEmptyAnswerCountsMixedReasons(t *testing.T) {
 	pr := NewPrices(catalog.Default(), nil)
 	frag := "m=llama-3.1-405b&rps=2&pv=cudo"
 	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
 	out := RunPlan(d.Job, pr)
-	if len(out.Cands) != 0 || !out.HasCause || len(out.Cause.Mixed) != 2 || out.Cause.Why.Key != planner.NoMsg {
+	if len(out.Cands) != 0 || !out.HasCause || len(out.Cause.Mixed) != 3 || out.Cause.Why.Key != planner.NoMsg {
 		t.Fatalf("%s: %d plans, cause %v %+v", frag, len(out.Cands), out.HasCause, out.Cause)
 	}
 	m := out.Cause.Mixed
-	if m[0].Why.Key != planner.MsgFitSpanNode || m[1].Why.Key != planner.MsgFitNoFabric || !(m[0].Offers > m[1].Offers) {
+	if m[0].Why.Key != planner.MsgFitSpanNode || m[1].Why.Key != planner.MsgFitEngineRelease || m[2].Why.Key != planner.MsgFitNoFabric ||
+		!(m[0].Offers > m[1].Offers && m[1].Offers > m[2].Offers) {
 		t.Errorf("reasons %+v", m)
 	}
 	for _, c := range []struct{ lang, lead, sep string }{

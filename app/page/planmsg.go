@@ -72,6 +72,7 @@ var planRU = [planner.NMsgs]string{
 	planner.MsgNoteIdleGPUsAll:           "заданная раскладка работает на %s из %s арендованных GPU; %s простаивают, но оплачены: та же задача с DP %s на всех займёт %s за %s",
 	planner.MsgFitLayoutOOM:              "при заданной раскладке (%[2]s GPU, TP %[3]s, PP %[4]s, ZeRO %[5]s) не хватает %[1]s ГиБ на GPU: поднимите стадию ZeRO или включите пересчёт активаций либо очистите поля числа GPU, тензорного и конвейерного параллелизма, чтобы план выбрал сам",
 	planner.MsgFitEngineGPU:              "%s не запускается на GPU %s",
+	planner.MsgFitEngineRelease:          "%s %s не запускается на GPU %s: его релизы начиная с %s собраны без их ядер (более ранний релиз там работает)",
 	planner.MsgFitBatchShortLitGPT:       "%s GPU нужно больше последовательностей за шаг, чем %s в глобальном батче, и скрипты дообучения LitGPT такое не запускают (каждому устройству нужна хотя бы одна последовательность, TrainArgs в litgpt/args.py); они работают только с параллелизмом по данным (без TP, PP и CP): не больше %s GPU или больший глобальный батч (поле «Глобальный пакет»; раздел «Запустить» ниже запишет его как --train.global_batch_size)",
 	planner.MsgFitLitGPTQLoRA:            "lora.py из LitGPT запускает QLoRA только на одном GPU (\"Quantization is currently not supported for multi-GPU training\"), а не на %s: выберите 1 GPU на инстансе с одним GPU или LoRA",
 	planner.MsgFitLitGPTLayout:           "скрипты дообучения LitGPT запускают задачу на одном GPU как есть, а на нескольких — FSDP с полным шардированием (ZeRO-3), пересчётом активаций каждого блока и без выгрузки, но не заданную раскладку (%s GPU, TP %s, PP %s, ZeRO %s, с её пересчётом и выгрузкой): очистите поля числа GPU, стадии ZeRO, пересчёта активаций и выгрузки, чтобы план выбрал раскладку LitGPT",
@@ -225,6 +226,7 @@ var planZH = [planner.NMsgs]string{
 	planner.MsgNoteIdleGPUsAll:           "给定的并行布局只用租用的 %[2]s 个 GPU 中的 %[1]s 个；%[3]s 个闲置但照样计费：同一任务在全部 GPU 上以 DP %[4]s 运行需 %[5]s，花费 %[6]s",
 	planner.MsgFitLayoutOOM:              "按给定的并行布局（%[2]s 个 GPU，TP %[3]s，PP %[4]s，ZeRO %[5]s）每个 GPU 缺 %[1]s GiB：请提高 ZeRO 阶段或开启梯度检查点，或清空 GPU 数、张量并行和流水线阶段，让计划自行选择",
 	planner.MsgFitEngineGPU:              "%s 不支持 %s 架构的 GPU",
+	planner.MsgFitEngineRelease:          "%s %s 不支持 %s 架构的 GPU：其 %s 及之后的版本构建时不含这些 GPU 的内核（更早的版本可在其上运行）",
 	planner.MsgFitBatchShortLitGPT:       "%s 张 GPU 每步需要的序列数超过全局批量的 %s 条，LitGPT 的微调脚本在启动时即拒绝（每个设备至少需要一条序列，见 litgpt/args.py 的 TrainArgs）；它们只支持数据并行（没有 TP、PP 或 CP）：最多使用 %s 张 GPU，或增大全局批量（“全局批量”字段；下方“运行它”会写成 --train.global_batch_size）",
 	planner.MsgFitLitGPTQLoRA:            "LitGPT 的 lora.py 只在单张 GPU 上运行 QLoRA（\"Quantization is currently not supported for multi-GPU training\"），不能在 %s 张上运行：请在单 GPU 实例上选用 1 张 GPU，或改用 LoRA",
 	planner.MsgFitLitGPTLayout:           "LitGPT 的微调脚本在单张 GPU 上按任务原样运行，多张 GPU 上则用 FSDP 完全分片（ZeRO-3）、每个 Block 重算激活、不卸载，不运行给定的布局（%s 个 GPU，TP %s，PP %s，ZeRO %s，及其检查点和卸载设置）：清空 GPU 数、ZeRO 阶段、梯度检查点和卸载，让计划按 LitGPT 的布局规划",
@@ -541,7 +543,7 @@ func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok boo
 			return NoneCause{}, false
 		}
 	}
-	if c.Why.Key != planner.MsgFitEngineGPU || rows[0].Offer == nil {
+	if k := c.Why.Key; k != planner.MsgFitEngineGPU && k != planner.MsgFitEngineRelease || rows[0].Offer == nil {
 		return c, true
 	}
 	c.Refused, c.Gen = rows[0].Engine, rows[0].Offer.Hardware.Generation
@@ -550,7 +552,9 @@ func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok boo
 		if e == c.Refused || req.Workload.Kind == planner.Serving && !e.Pooled() {
 			continue
 		}
-		in.Engine = e
+		// Another engine at its current release: the job's release, if
+		// it names one, is its own engine's.
+		in.Engine, in.EngineVersion = e, estimator.EngineVersion{}
 		c.Alike = append(c.Alike, e)
 		if estimator.SupportForJob(c.Gen, in).Runs {
 			c.Starts = append(c.Starts, e)
@@ -581,7 +585,7 @@ func NoneCauseOf(req planner.Request, res planner.Result, offers []planner.Offer
 	opts.KeepUnfit, opts.Top = false, 0
 	for _, e := range c.Starts {
 		r := req
-		r.Input.Engine, r.EngineOpen = e, false
+		r.Input.Engine, r.Input.EngineVersion, r.EngineOpen = e, estimator.EngineVersion{}, false
 		if res, err := planner.Plan(r, offers, opts); err == nil && res.Cheapest >= 0 {
 			c.Runs = append(c.Runs, e)
 		}

@@ -866,6 +866,10 @@ func TestPublishedCheckpointFormat(t *testing.T) {
 		} else {
 			req = serving(t, cfg, 1, estimator.VLLM, plan.OnDemand)
 			req.Input.Weights = c.weights
+			if strings.Contains(c.offer, "nd40rs") {
+				// A V100 runs vLLM before 0.20.0 only (estimator.SupportForJob).
+				req.Input.EngineVersion = estimator.EngineVersion{Major: 0, Minor: 19, Patch: 1}
+			}
 			o := offer(t, c.offer, c.weights)
 			tp := int(o.GPUCount)
 			row = servingRow(t, req, c.offer, tp, 1, 1)
@@ -1352,7 +1356,7 @@ func TestSkyPilotNamesThePricedInstance(t *testing.T) {
 		{"cudo-sapphire-rapids-h100_1x4v8gb", []string{"  cloud: \"cudo\"\n", "  instance_type: \"sapphire-rapids-h100_1x4v8gb\"\n"}, []string{"accelerators:"}},
 		{"cudo-intel-ice-lake-a800-pci_1x4v8gb", []string{"  instance_type: \"intel-ice-lake-a800-pci_1x4v8gb\"\n"}, []string{"accelerators:"}},
 		{"seeweb-ecs1gpu3", []string{"  cloud: \"seeweb\"\n", "  instance_type: \"ECS1GPU3\"\n"}, []string{"accelerators:"}},
-		{"gcp-n1-highmem-8plus4xv100", []string{"  accelerators: \"V100:4\"\n", "  instance_type: \"n1-highmem-8\"\n"}, []string{"instance_type: \"n1-highmem-8+"}},
+		{"gcp-n1-highmem-8plus4xt4", []string{"  accelerators: \"T4:4\"\n", "  instance_type: \"n1-highmem-8\"\n"}, []string{"instance_type: \"n1-highmem-8+"}},
 		{"aws-p5.48xlarge", []string{"  accelerators: \"H100:8\"\n", "  instance_type: \"p5.48xlarge\"\n"}, nil},
 	} {
 		req := serving(t, "llama-3.1-8b", 5, estimator.VLLM, plan.OnDemand)

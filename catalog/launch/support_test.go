@@ -202,3 +202,25 @@ func TestLaunchSaysWhyGemmaRunsFP32(t *testing.T) {
 		}
 	}
 }
+
+// TestLaunchOnAV100NamesTheRelease: vLLM's releases from 0.20.0 ship no
+// Volta kernels (estimator.SupportForJob), so a V100 row planned for
+// vLLM 0.19.1 launches, and the same row at the current release is
+// refused with the release that dropped Volta and the way out.
+func TestLaunchOnAV100NamesTheRelease(t *testing.T) {
+	req := serving(t, "llama-3.1-8b", 1, estimator.VLLM, plan.OnDemand)
+	req.Input.EngineVersion = estimator.EngineVersion{Major: 0, Minor: 19, Patch: 1}
+	row := rowOn(t, req, "v100-32gb")
+	l, err := launch.Emit(launch.VLLM, req, row, nil, "llama-3.1-8b")
+	if err != nil {
+		t.Fatalf("vLLM 0.19.1 on a V100: %v", err)
+	}
+	if text := l.Text(); !strings.Contains(text, "--dtype float16") {
+		t.Errorf("vLLM 0.19.1 on a V100 runs fp16:\n%s", text)
+	}
+	req.Input.EngineVersion = estimator.EngineVersion{}
+	_, err = launch.Emit(launch.VLLM, req, row, nil, "llama-3.1-8b")
+	if err == nil || !strings.Contains(err.Error(), "vllm 0.33.0 does not start on Volta GPUs") || !strings.Contains(err.Error(), "before 0.20.0") {
+		t.Fatalf("the current vLLM on a V100: %v", err)
+	}
+}

@@ -793,7 +793,11 @@ func TestEstimateSaysWhatDoesNotRun(t *testing.T) {
 		{[]string{"--engine", "trtllm", "--gpu", "t4", "--precision", "int4"}, "note: trtllm does not start on Turing GPUs (t4)"},
 		{[]string{"--task", "train", "--precision", "fp8", "--gpu", "a100-80gb", "--gpus", "8", "--zero", "3"},
 			"note: fp8 has no kernel in training (Transformer Engine) on Ampere GPUs (a100-80gb): it runs bf16 weights there"},
-		{[]string{"--engine", "vllm", "--gpu", "v100-32gb"}, "note: bf16 does not run on Volta GPUs (v100-32gb)"},
+		{[]string{"--engine", "vllm", "--gpu", "t4"}, "note: bf16 does not run on Turing GPUs (t4)"},
+		{[]string{"--engine", "vllm", "--gpu", "v100-32gb", "--engine-version", "0.19.1"}, "note: bf16 does not run on Volta GPUs (v100-32gb)"},
+		// vLLM's releases from 0.20.0 ship no Volta kernels.
+		{[]string{"--engine", "vllm", "--gpu", "v100-32gb"},
+			"note: vllm 0.33.0 does not start on Volta GPUs: its releases from 0.20.0 are built without their kernels (CUDA 13 and PyTorch 2.11); an --engine-version before 0.20.0 runs there (v100-32gb)"},
 		{[]string{"--engine", "sglang", "--gpu", "mi250x"}, "note: sglang does not start on CDNA2 GPUs (mi250x)"},
 		{[]string{"--engine", "vllm", "--gpu", "h100-sxm", "--precision", "fp8"}, ""},
 		{[]string{"--engine", "vllm", "--vram", "16GB"}, ""},

@@ -25,6 +25,7 @@ const (
 	MsgNoteIdleGPUsAll
 	MsgFitLayoutOOM
 	MsgFitEngineGPU
+	MsgFitEngineRelease
 	MsgFitBatchShortLitGPT
 	MsgFitLitGPTQLoRA
 	MsgFitLitGPTLayout
@@ -182,6 +183,7 @@ var msgNames = [NMsgs]string{
 	MsgNoteIdleGPUsAll:           "note.idle_gpus_all",
 	MsgFitLayoutOOM:              "fit.layout_oom",
 	MsgFitEngineGPU:              "fit.engine_gpu",
+	MsgFitEngineRelease:          "fit.engine_release",
 	MsgFitBatchShortLitGPT:       "fit.batch_short_litgpt",
 	MsgFitLitGPTQLoRA:            "fit.litgpt_qlora",
 	MsgFitLitGPTLayout:           "fit.litgpt_layout",
@@ -367,6 +369,7 @@ var English = [NMsgs]string{
 	MsgNoteIdleGPUsAll:           "the layout given runs on %s of the %s GPUs rented; %s idle, paid: the same job at DP %s on all of them takes %s for %s",
 	MsgFitLayoutOOM:              "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	MsgFitEngineGPU:              "%s does not run on %s GPUs",
+	MsgFitEngineRelease:          "%s %s does not run on %s GPUs: its releases from %s are built without their kernels (an earlier release runs there)",
 	MsgFitBatchShortLitGPT:       "%s GPUs need more sequences a step than the global batch's %s, which LitGPT's fine-tune scripts refuse at the start (each device takes one sequence or more, TrainArgs in litgpt/args.py); they run data-parallel only (no TP, PP or CP): at most %s GPUs, or a larger global batch (--global-batch, which --emit litgpt writes as --train.global_batch_size)",
 	MsgFitLitGPTQLoRA:            "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), not on %s: plan --gpus 1 on an instance of one GPU, or --task lora",
 	MsgFitLitGPTLayout:           "LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3) with every Block recomputed and nothing offloaded, not the layout given (%s GPUs, TP %s, PP %s, ZeRO %s, with its checkpointing and offload): leave --gpus, --zero, --grad-checkpointing and --offload out to plan LitGPT's",

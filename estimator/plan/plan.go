@@ -1041,8 +1041,12 @@ func (p *planner) row(o *Offer, r *Row) {
 		}
 	}
 	if !sup.Runs {
-		*r = Row{Offer: o, Pricing: p.req.Pricing, Engine: p.in.Engine, Weights: p.in.Weights,
-			FitReason: Reason{Key: MsgFitEngineGPU, Args: []any{p.in.Engine.String(), o.Hardware.Generation.String()}}}
+		why := Reason{Key: MsgFitEngineGPU, Args: []any{p.in.Engine.String(), o.Hardware.Generation.String()}}
+		if sup.Why == estimator.SupportNoEngineRelease {
+			why = Reason{Key: MsgFitEngineRelease, Args: []any{p.in.Engine.String(), estimator.EngineRelease(p.in).String(),
+				o.Hardware.Generation.String(), estimator.FirstReleaseWithout(p.in.Engine, o.Hardware.Generation).String()}}
+		}
+		*r = Row{Offer: o, Pricing: p.req.Pricing, Engine: p.in.Engine, Weights: p.in.Weights, FitReason: why}
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}

@@ -51,8 +51,12 @@ func TestNoPickRunsWhatItsGPULacks(t *testing.T) {
 			}
 			s := estimator.SupportForJob(r.Offer.Hardware.Generation, req.Input)
 			if !s.Runs {
-				if r.Fits || r.FitReason.Key != plan.MsgFitEngineGPU {
-					t.Errorf("%v %v on %s (%v): fits=%v reason %q, want unfit fit.engine_gpu", req.Input.Engine, req.Input.Weights, r.Offer.ID, r.Offer.Hardware.Generation, r.Fits, r.FitReason.Key)
+				want := plan.MsgFitEngineGPU
+				if s.Why == estimator.SupportNoEngineRelease {
+					want = plan.MsgFitEngineRelease
+				}
+				if r.Fits || r.FitReason.Key != want {
+					t.Errorf("%v %v on %s (%v): fits=%v reason %q, want unfit %s", req.Input.Engine, req.Input.Weights, r.Offer.ID, r.Offer.Hardware.Generation, r.Fits, r.FitReason.Key, want)
 				}
 				refused++
 				continue
