@@ -218,7 +218,7 @@ func (e *emitter) skypilot() error {
 		}
 		nodes = s.nodes
 		cfg := e.deepspeedJSON(s)
-		setup = "pip install " + e.trainPackages() + "\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
+		setup = e.voltaTorch() + "pip install " + e.trainPackages() + "\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
 		if amd {
 			// PyTorch from pip is the CUDA build: on AMD the task runs in
 			// AMD's ROCm PyTorch image (ROCm docs, "PyTorch on ROCm").
@@ -236,6 +236,18 @@ func (e *emitter) skypilot() error {
 			k = SGLang
 		case estimator.TRTLLM:
 			k = TRTLLM
+		}
+		if e.row.Engine != engineOf(k) {
+			// A row planned on HF transformers runs on vLLM here: the
+			// table of what runs where must let vLLM start on the GPU
+			// (not the current vLLM on a V100, estimator.SupportForJob),
+			// which the support check of the row's own engine did not ask.
+			in := e.supportInput()
+			in.Engine = engineOf(k)
+			if s := estimator.SupportForJob(g, in); !s.Runs {
+				return e.fail(ErrUnsupported, s.Cause(g, in)+" ("+o.GPU+"): the plan runs this job on "+e.row.Engine.String()+
+					", which has no SkyPilot task here; plan it with --engine vllm and an --engine-version that starts there to launch vLLM")
+			}
 		}
 		batchFile = e.runBatch(k)
 		e.batchClient(k)
@@ -408,6 +420,13 @@ func (e *emitter) serveSetup(k Kind) string {
 	switch {
 	case !v.IsZero() && slices.Contains(publishedReleases[k], v):
 		pkg = pinned(pkg, v)
+	case !v.IsZero() && !e.latestStarts(k):
+		// The latest release does not start on this GPU (vLLM from 0.20.0
+		// on a V100): the release the plan was made for is pinned, as
+		// the only install that runs.
+		pkg = pinned(pkg, v)
+		e.note("the latest " + engineOf(k).Label() + " does not start on " + e.row.Offer.Hardware.Generation.String() +
+			" GPUs: the setup pins the release planned (" + pinned(enginePackages[k], v) + ")")
 	case !v.IsZero():
 		e.note("the estimate models " + engineOf(k).Label() + " " + v.String() + "; the setup installs the latest release, which may differ: pin it (" +
 			pinned(enginePackages[k], v) + ") where that release is published")
@@ -419,6 +438,32 @@ func (e *emitter) serveSetup(k Kind) string {
 		pkg += " " + rayPackage // the run starts Ray, which vLLM does not install (rayPackage)
 	}
 	return "pip install " + pkg + "\n"
+}
+
+// voltaTorch is the setup line that installs PyTorch's CUDA 12.6 build on
+// a Volta GPU, "" elsewhere (e.train notes why): from release 2.11 PyTorch's CUDA 12.8 and
+// 13.0 builds, which pip installs by default, start at Turing, and its
+// CUDA 12.6 build keeps Volta ("Dropping Volta support from CUDA-12.8
+// binaries for release 2.11", PyTorch developer forum, 2026-01-15), so a
+// training task on a V100 that lets pip choose gets "no kernel image is
+// available for execution on the device".
+func (e *emitter) voltaTorch() string {
+	if e.row.Offer.Hardware.Generation != estimator.GenVolta {
+		return ""
+	}
+	return "pip install torch --index-url " + voltaTorchIndex + "\n"
+}
+
+// voltaTorchIndex is PyTorch's package index of its CUDA 12.6 build, the
+// one that keeps Volta (voltaTorch).
+const voltaTorchIndex = "https://download.pytorch.org/whl/cu126"
+
+// latestStarts reports whether the current release of k's engine starts
+// on the row's GPU (estimator.SupportForJob at the current release).
+func (e *emitter) latestStarts(k Kind) bool {
+	in := e.supportInput()
+	in.Engine, in.EngineVersion = engineOf(k), estimator.EngineVersion{}
+	return estimator.SupportForJob(e.row.Offer.Hardware.Generation, in).Runs
 }
 
 // enginePackages are the serving engines' pip requirements.

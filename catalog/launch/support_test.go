@@ -224,3 +224,60 @@ func TestLaunchOnAV100NamesTheRelease(t *testing.T) {
 		t.Fatalf("the current vLLM on a V100: %v", err)
 	}
 }
+
+// TestSkyPilotOnAV100: a V100's SkyPilot tasks install what starts there.
+// A batch job the plan runs on HF transformers there (no current vLLM on
+// Volta) is refused rather than written as a vLLM task that would not
+// start; a vLLM job planned for 0.19.1 pins that release, the latest
+// being built without Volta's kernels; a fine-tune installs PyTorch's
+// CUDA 12.6 build before the training packages, and the DeepSpeed launch
+// says why.
+func TestSkyPilotOnAV100(t *testing.T) {
+	batch := serving(t, "llama-3.1-8b", 1, estimator.VLLM, plan.OnDemand)
+	batch.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e4, PromptTokens: 500, OutputTokens: 200}
+	batch.Input.Engine = estimator.HF
+	row := rowOn(t, batch, "v100-32gb")
+	if row.Engine != estimator.HF {
+		t.Fatalf("the batch row on a V100 runs on %v, want hf", row.Engine)
+	}
+	if _, err := launch.Emit(launch.SkyPilot, batch, row, nil, "llama-3.1-8b"); err == nil || !strings.Contains(err.Error(), "does not start on Volta") {
+		t.Errorf("a vLLM task for an HF row on a V100: %v", err)
+	}
+
+	serve := serving(t, "llama-3.1-8b", 1, estimator.VLLM, plan.OnDemand)
+	serve.Input.EngineVersion = estimator.EngineVersion{Major: 0, Minor: 19, Patch: 1}
+	row = rowOn(t, serve, "v100-32gb")
+	l, err := launch.Emit(launch.SkyPilot, serve, row, nil, "llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y := l.Files[0].Text; !strings.Contains(y, "pip install vllm==0.19.1\n") {
+		t.Errorf("vLLM 0.19.1 on a V100 installs:\n%s", y)
+	}
+
+	lora := serving(t, "llama-3.1-8b", 1, estimator.VLLM, plan.OnDemand)
+	lora.Input.Task, lora.Input.Engine, lora.Input.Seq = estimator.LoRA, estimator.HF, 1024
+	lora.Workload = plan.Workload{Kind: plan.Training, TrainTokens: 1e7}
+	row = rowOn(t, lora, "v100-32gb")
+	l, err = launch.Emit(launch.SkyPilot, lora, row, nil, "llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := l.Files[0].Text
+	torch, pkgs := strings.Index(y, "pip install torch --index-url https://download.pytorch.org/whl/cu126\n"), strings.Index(y, "pip install transformers")
+	if torch < 0 || pkgs < torch {
+		t.Errorf("a LoRA on a V100 installs:\n%s", y)
+	}
+	ds, err := launch.Emit(launch.DeepSpeed, lora, row, nil, "llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(ds.Notes, "\n"), "a V100 runs its CUDA 12.6 build") {
+		t.Errorf("the DeepSpeed launch on a V100 notes %q", ds.Notes)
+	}
+	// Elsewhere nothing changes.
+	h100 := rowOn(t, lora, "h100-sxm")
+	if l, err := launch.Emit(launch.SkyPilot, lora, h100, nil, "llama-3.1-8b"); err != nil || strings.Contains(l.Files[0].Text, "cu126") {
+		t.Errorf("a LoRA on an H100: %v", err)
+	}
+}
