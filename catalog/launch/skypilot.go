@@ -218,7 +218,7 @@ func (e *emitter) skypilot() error {
 		}
 		nodes = s.nodes
 		cfg := e.deepspeedJSON(s)
-		setup = e.voltaTorch() + "pip install " + e.trainPackages() + "\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
+		setup = e.cu126Torch() + "pip install " + e.trainPackages() + "\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
 		if amd {
 			// PyTorch from pip is the CUDA build: on AMD the task runs in
 			// AMD's ROCm PyTorch image (ROCm docs, "PyTorch on ROCm").
@@ -440,23 +440,28 @@ func (e *emitter) serveSetup(k Kind) string {
 	return "pip install " + pkg + "\n"
 }
 
-// voltaTorch is the setup line that installs PyTorch's CUDA 12.6 build on
-// a Volta GPU, "" elsewhere (e.train notes why): from release 2.11 PyTorch's CUDA 12.8 and
+// cu126Torch is the setup line that installs PyTorch's CUDA 12.6 build on
+// a GPU older than Turing (Pascal, Volta), "" elsewhere (e.train notes
+// why): from release 2.11 PyTorch's CUDA 12.8 and
 // 13.0 builds, which pip installs by default, start at Turing, and its
-// CUDA 12.6 build keeps Volta ("Dropping Volta support from CUDA-12.8
-// binaries for release 2.11", PyTorch developer forum, 2026-01-15), so a
-// training task on a V100 that lets pip choose gets "no kernel image is
-// available for execution on the device".
-func (e *emitter) voltaTorch() string {
-	if e.row.Offer.Hardware.Generation != estimator.GenVolta {
+// CUDA 12.6 build keeps Maxwell, Pascal and Volta ("Dropping Volta support
+// from CUDA-12.8 binaries for release 2.11", PyTorch developer forum,
+// 2026-01-15), so a training task on a V100 or a P100 that lets pip choose
+// gets "no kernel image is available for execution on the device".
+func (e *emitter) cu126Torch() string {
+	if !preTuring(e.row.Offer.Hardware.Generation) {
 		return ""
 	}
-	return "pip install torch --index-url " + voltaTorchIndex + "\n"
+	return "pip install torch --index-url " + cu126TorchIndex + "\n"
 }
 
-// voltaTorchIndex is PyTorch's package index of its CUDA 12.6 build, the
-// one that keeps Volta (voltaTorch).
-const voltaTorchIndex = "https://download.pytorch.org/whl/cu126"
+// preTuring reports whether g is an NVIDIA generation older than Turing,
+// which PyTorch's CUDA 12.8 and 13.0 builds leave out (cu126Torch).
+func preTuring(g estimator.Generation) bool { return g == estimator.GenPascal || g == estimator.GenVolta }
+
+// cu126TorchIndex is PyTorch's package index of its CUDA 12.6 build, the
+// one that keeps the generations before Turing (cu126Torch).
+const cu126TorchIndex = "https://download.pytorch.org/whl/cu126"
 
 // latestStarts reports whether the current release of k's engine starts
 // on the row's GPU (estimator.SupportForJob at the current release).

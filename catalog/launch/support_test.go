@@ -272,7 +272,7 @@ func TestSkyPilotOnAV100(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(ds.Notes, "\n"), "a V100 runs its CUDA 12.6 build") {
+	if !strings.Contains(strings.Join(ds.Notes, "\n"), "Volta GPUs run its CUDA 12.6 build") {
 		t.Errorf("the DeepSpeed launch on a V100 notes %q", ds.Notes)
 	}
 	// Elsewhere nothing changes.

@@ -28,9 +28,9 @@ type trainShape struct {
 // 4 × PP micro-batches, 1 without pipeline stages).
 func (e *emitter) train() (trainShape, error) {
 	r := e.row
-	if r.Offer.Hardware.Generation == estimator.GenVolta {
-		e.note("PyTorch's default CUDA 12.8 and 13.0 builds have no Volta kernels from 2.11 on: a V100 runs its CUDA 12.6 build (pip install torch --index-url " +
-			voltaTorchIndex + ")")
+	if g := r.Offer.Hardware.Generation; preTuring(g) {
+		e.note("PyTorch's default CUDA 12.8 and 13.0 builds start at Turing from 2.11 on: " + g.String() + " GPUs run its CUDA 12.6 build (pip install torch --index-url " +
+			cu126TorchIndex + ")")
 	}
 	cp := max(r.CP, e.in.CP, 1)
 	if r.TP > 1 || r.PP > 1 || cp > 1 {
