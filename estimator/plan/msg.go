@@ -60,6 +60,7 @@ const (
 	MsgReasonCheapestFlagged
 	MsgReasonCheapestOnly
 	MsgReasonCheapestOwnTie
+	MsgReasonCheapestTwin
 	MsgReasonCheapestTie
 	MsgReasonCostTie
 	MsgReasonFastest
@@ -218,6 +219,7 @@ var msgNames = [NMsgs]string{
 	MsgReasonCheapestFlagged:     "reason.cheapest_flagged",
 	MsgReasonCheapestOnly:        "reason.cheapest_only",
 	MsgReasonCheapestOwnTie:      "reason.cheapest_own_tie",
+	MsgReasonCheapestTwin:        "reason.cheapest_twin",
 	MsgReasonCheapestTie:         "reason.cheapest_tie",
 	MsgReasonCostTie:             "reason.cost_tie",
 	MsgReasonFastest:             "reason.fastest",
@@ -404,6 +406,7 @@ var English = [NMsgs]string{
 	MsgReasonCheapestFlagged:     "%s: the only plan that fits on a price flagged no worse than its own, at %s",
 	MsgReasonCheapestOnly:        "%s: the only plan that fits, at %s",
 	MsgReasonCheapestOwnTie:      "%s: cheapest that fits at %s; %s costs the same, and the tie goes to your price",
+	MsgReasonCheapestTwin:        "%s: cheapest that fits at %s; %s costs the same and runs as fast",
 	MsgReasonCheapestTie:         "%s: cheapest that fits at %s, within %s%% of the lowest cost (%s, at %s) for %s× its speed",
 	MsgReasonCostTie:             "%s: %s costs at most %s%% more and runs %s× as fast",
 	MsgReasonFastest:             "%s: %s× faster for %s× the cost of the cheapest plan, %s",

@@ -32,6 +32,13 @@ func timeText(r *Row, kind Kind) Duration {
 // ownTie reports whether r, on the user's own price, is the cheapest only
 // by rank's rule that the user's row wins a cost equal to the cent with
 // ru, on a catalog price.
+// twin reports whether the runner-up ru costs what r costs and runs as
+// fast, to the 1.00× the sentences print (both ratios within half a
+// hundredth of 1).
+func twin(r, ru *Row) bool {
+	return math.Abs(ratio(ru.cost, r.cost)-1) < 0.005 && math.Abs(ratio(r.time, ru.time)-1) < 0.005
+}
+
 func ownTie(r, ru *Row) bool {
 	return r.Offer.UserPrice && !ru.Offer.UserPrice && math.Round(r.cost*100) == math.Round(ru.cost*100)
 }
@@ -137,6 +144,11 @@ func recommend(res *Result, kind Kind) {
 			costText(lo, kind, res), ratio(lo.time, cr.time)}}
 	case len(fit) > 1 && ownTie(cr, &rows[fit[1]]):
 		cr.Why = Reason{Key: MsgReasonCheapestOwnTie, Args: []any{label(cr), costText(cr, kind, res), label(&rows[fit[1]])}}
+	case len(fit) > 1 && twin(cr, &rows[fit[1]]):
+		// "the runner-up costs 1.00× as much for 1.00× the speed" said
+		// the same plan twice (a provider's twin instance types, or one
+		// type in two regions): the sentence names it as equal.
+		cr.Why = Reason{Key: MsgReasonCheapestTwin, Args: []any{label(cr), costText(cr, kind, res), label(&rows[fit[1]])}}
 	case len(fit) > 1:
 		ru := &rows[fit[1]]
 		cr.Why = Reason{Key: MsgReasonCheapest, Args: []any{label(cr), costText(cr, kind, res), label(ru),
