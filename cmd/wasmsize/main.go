@@ -124,20 +124,13 @@ func compare(w io.Writer, a, base []byte, top int) error {
 	for _, name := range []string{"code", "data", "rest", "module"} {
 		line(name, sa[name], sb[name])
 	}
-	fa, err := functionSizes(a)
+	pa, err := packageSizes(a)
 	if err != nil {
 		return err
 	}
-	fb, err := functionSizes(base)
+	pb, err := packageSizes(base)
 	if err != nil {
 		return err
-	}
-	pa, pb := map[string]int{}, map[string]int{}
-	for name, n := range fa {
-		pa[pkgOf(name)] += n
-	}
-	for name, n := range fb {
-		pb[pkgOf(name)] += n
 	}
 	type row struct {
 		pkg         string
