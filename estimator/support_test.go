@@ -196,3 +196,21 @@ func TestSupportCause(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstReleaseWithoutIsVLLMOnVolta: the one release gate the table
+// holds is vLLM's on Volta, 0.20.0; the page's warning for it
+// (app/page MsgHWEngineRelease) names that engine, GPU and release, so a
+// second gate needs its own words there.
+func TestFirstReleaseWithoutIsVLLMOnVolta(t *testing.T) {
+	for e := range Engine(len(engineGens)) {
+		for g := GenUnknown; g <= GenGaudi; g++ {
+			v := FirstReleaseWithout(e, g)
+			if want := (e == VLLM && g == GenVolta); v.IsZero() == want {
+				t.Errorf("%v on %v: %v", e, g, v)
+			}
+		}
+	}
+	if v := FirstReleaseWithout(VLLM, GenVolta); v != (EngineVersion{0, 20, 0}) {
+		t.Errorf("vLLM on Volta: %v, want 0.20.0", v)
+	}
+}

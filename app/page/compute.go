@@ -354,6 +354,19 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []MsgKey {
 	if uses(estimator.FP4) && !g.SupportsFP4 && g.ID != "" {
 		w = append(w, MsgHWNoFP4)
 	}
+	// The inference engine does not start on the GPU at all (the table of
+	// what runs where, estimator.SupportForJob; the CLI's estimate says so
+	// in its note and the planner refuses such rows): the page says so
+	// beside the figures too.
+	if g.ID != "" && !in.Task.Training() && in.Engine != estimator.HF {
+		switch s := estimator.SupportForJob(g.Generation(), in); {
+		case s.Runs:
+		case s.Why == estimator.SupportNoEngineRelease:
+			w = append(w, MsgHWEngineRelease)
+		default:
+			w = append(w, MsgHWEngineNoStart)
+		}
+	}
 	return w
 }
 

@@ -242,3 +242,36 @@ func TestAllZeroCurveIsAnError(t *testing.T) {
 		t.Fatalf("all-zero curve: ok %v, %+v", ok, errs[FieldCurve])
 	}
 }
+
+// TestEngineNoStartWarning: beside the figures of a job whose inference
+// engine does not start on the GPU, the page says so, as the CLI's
+// estimate note does: TensorRT-LLM on a T4 (no engine there), the current
+// vLLM on a V100 (the release: MsgHWEngineRelease names 0.20.0 in every
+// language); vLLM 0.19.1 on a V100 and HF transformers there have neither.
+func TestEngineNoStartWarning(t *testing.T) {
+	t4, _ := catalog.Default().GPU("t4")
+	v100, _ := catalog.Default().GPU("v100-32gb")
+	in := estimator.DefaultInput(loadTestArch(t))
+	in.Task, in.Weights = estimator.Inference, estimator.FP16
+	in.Engine = estimator.TRTLLM
+	if w := hardwareWarnings(in, t4); !slices.Equal(w, []MsgKey{MsgHWEngineNoStart}) {
+		t.Errorf("trtllm on a T4: %v", w)
+	}
+	in.Engine = estimator.VLLM
+	if w := hardwareWarnings(in, v100); !slices.Equal(w, []MsgKey{MsgHWEngineRelease}) {
+		t.Errorf("the current vLLM on a V100: %v", w)
+	}
+	in.EngineVersion = estimator.EngineVersion{Major: 0, Minor: 19, Patch: 1}
+	if w := hardwareWarnings(in, v100); len(w) != 0 {
+		t.Errorf("vLLM 0.19.1 on a V100: %v", w)
+	}
+	in.Engine, in.EngineVersion = estimator.HF, estimator.EngineVersion{}
+	if w := hardwareWarnings(in, v100); len(w) != 0 {
+		t.Errorf("HF on a V100: %v", w)
+	}
+	for lang, m := range Messages {
+		if !strings.Contains(m[MsgHWEngineRelease], "0.20.0") || !strings.Contains(m[MsgHWEngineRelease], "Volta") || m[MsgHWEngineNoStart] == "" {
+			t.Errorf("%s: %q / %q", lang, m[MsgHWEngineRelease], m[MsgHWEngineNoStart])
+		}
+	}
+}
