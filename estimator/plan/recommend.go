@@ -32,15 +32,15 @@ func timeText(r *Row, kind Kind) Duration {
 // ownTie reports whether r, on the user's own price, is the cheapest only
 // by rank's rule that the user's row wins a cost equal to the cent with
 // ru, on a catalog price.
+func ownTie(r, ru *Row) bool {
+	return r.Offer.UserPrice && !ru.Offer.UserPrice && math.Round(r.cost*100) == math.Round(ru.cost*100)
+}
+
 // twin reports whether the runner-up ru costs what r costs and runs as
 // fast, to the 1.00× the sentences print (both ratios within half a
 // hundredth of 1).
 func twin(r, ru *Row) bool {
 	return math.Abs(ratio(ru.cost, r.cost)-1) < 0.005 && math.Abs(ratio(r.time, ru.time)-1) < 0.005
-}
-
-func ownTie(r, ru *Row) bool {
-	return r.Offer.UserPrice && !ru.Offer.UserPrice && math.Round(r.cost*100) == math.Round(ru.cost*100)
 }
 
 // recommend marks the cheapest, the faster alternative beside it
