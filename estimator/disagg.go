@@ -334,6 +334,31 @@ func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
 	return m, m.Err()
 }
 
+// noKVRoom is the error of a side whose worker holds no request's KV
+// cache, on its TP field. Where the cause is SGLang's default memory share
+// under attention DP (EngineShareFix: mem_fraction_static's CUDA-graph
+// reserve grows with the DP size, so a DP 32 worker of 80 GB GPUs keeps
+// almost nothing for the pool), the message says so and names the share
+// that fits, as the aggregated estimate's note does; a user reading "the
+// model does not fit" of DeepSeek-R1 on 32 H100s would look for the wrong
+// cause.
+func (z *DisaggSizer) noKVRoom(side string, s DisaggSide) error {
+	reason := "the model and one request's KV cache do not fit a " + side + " worker"
+	si := z.in
+	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts, si.GPUs, si.Batch = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts, s.TP, 1
+	if s.MemShare > 0 {
+		si.GPUMemUtil = s.MemShare
+	}
+	if u, ok := EngineShareFix(si); ok {
+		share := strconv.FormatFloat(u, 'f', -1, 64)
+		reason = "SGLang's default --mem-fraction-static, " + strconv.FormatFloat(si.MemShare(), 'f', -1, 64) +
+			" here (its CUDA-graph reserve grows with attention DP " + itoa(s.DP) + "), leaves a " + side +
+			" worker no KV cache; --gpu-mem-util " + share + " (--mem-fraction-static " + share +
+			", as InferenceX's SGLang DeepSeek-R1 multi-node recipes set) fits it"
+	}
+	return &InputError{Field: side + "-tp", Value: itoa(s.TP), Err: ErrRange, Reason: reason}
+}
+
 // disaggSteps is the step model of one replica, which the steady state
 // (At) and the simulation (Simulate, disagg_sim.go) share: each side's
 // forward, the handover and the decode worker's slots.
@@ -444,12 +469,10 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 		return nil, prefixed("decode-", err)
 	}
 	if pm.MaxConcurrency() < 1 {
-		return nil, &InputError{Field: "prefill-tp", Value: itoa(d.Prefill.TP), Err: ErrRange,
-			Reason: "the model and one request's KV cache do not fit a prefill worker"}
+		return nil, z.noKVRoom("prefill", d.Prefill)
 	}
 	if dm.MaxConcurrency() < 1 {
-		return nil, &InputError{Field: "decode-tp", Value: itoa(d.Decode.TP), Err: ErrRange,
-			Reason: "the model and one request's KV cache do not fit a decode worker"}
+		return nil, z.noKVRoom("decode", d.Decode)
 	}
 	hw = hw.withDefaults()
 

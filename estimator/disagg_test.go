@@ -3,6 +3,7 @@ package estimator
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -472,6 +473,41 @@ func TestDisaggSideMemShare(t *testing.T) {
 	var ie *InputError
 	if _, err := DisaggServing(in, hw, Efficiency{}, w, bad); !errors.As(err, &ie) || ie.Field != "decode-gpu-mem-util" {
 		t.Errorf("decode share 1.5: %v, want decode-gpu-mem-util", err)
+	}
+}
+
+// TestDisaggNoKVRoomNamesTheShare: DeepSeek-V3 FP8 on 80 GB GPUs with a
+// prefill worker of TP 32 · attention DP 32 · EP 32 holds the weights
+// (about 34 GiB a GPU), but SGLang's default mem_fraction_static at DP 32
+// reserves the rest for CUDA graphs and leaves no KV pool: the error says
+// that and names the share that fits (0.85), as the aggregated estimate
+// does, on the side's TP field. A worker the weights do not fit (TP 8 of
+// 80 GB GPUs, 671 GB of FP8 weights) keeps the plain message.
+func TestDisaggNoKVRoomNamesTheShare(t *testing.T) {
+	in, hw := disaggInput(t)
+	in.VRAM = 80 * GiB
+	w := Workload{PromptTokens: 2000, OutputTokens: 100}
+	wide := DisaggSide{Workers: 1, TP: 32, DP: 32, EP: 32}
+	d := Disagg{Prefill: wide, Decode: wide, Concurrency: 64}
+	var ie *InputError
+	_, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if !errors.As(err, &ie) || ie.Field != "prefill-tp" || !strings.Contains(ie.Reason, "--gpu-mem-util 0.85") ||
+		!strings.Contains(ie.Reason, "attention DP 32") {
+		t.Fatalf("DP 32 prefill worker at SGLang's default share: %v", err)
+	}
+	d.Prefill.MemShare = SGLangDPAttentionMemFraction
+	_, err = DisaggServing(in, hw, Efficiency{}, w, d)
+	if !errors.As(err, &ie) || ie.Field != "decode-tp" || !strings.Contains(ie.Reason, "decode worker no KV cache") {
+		t.Fatalf("DP 32 decode worker at SGLang's default share: %v", err)
+	}
+	d.Decode.MemShare = SGLangDPAttentionMemFraction
+	if _, err := DisaggServing(in, hw, Efficiency{}, w, d); err != nil {
+		t.Fatalf("both sides at the recipes' share: %v", err)
+	}
+	d.Prefill = DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1}
+	_, err = DisaggServing(in, hw, Efficiency{}, w, d)
+	if !errors.As(err, &ie) || ie.Field != "prefill-tp" || ie.Reason != "the model and one request's KV cache do not fit a prefill worker" {
+		t.Fatalf("TP 8 of 80 GB GPUs: %v", err)
 	}
 }
 

@@ -457,7 +457,9 @@ func (e *emitter) cu126Torch() string {
 
 // preTuring reports whether g is an NVIDIA generation older than Turing,
 // which PyTorch's CUDA 12.8 and 13.0 builds leave out (cu126Torch).
-func preTuring(g estimator.Generation) bool { return g == estimator.GenPascal || g == estimator.GenVolta }
+func preTuring(g estimator.Generation) bool {
+	return g == estimator.GenPascal || g == estimator.GenVolta
+}
 
 // cu126TorchIndex is PyTorch's package index of its CUDA 12.6 build, the
 // one that keeps the generations before Turing (cu126Torch).
