@@ -114,7 +114,12 @@ func Estimate(in Input) (Result, error) {
 
 // stageOut is one pipeline stage's breakdown and vLLM pool figures.
 type stageOut struct {
-	b          Breakdown
+	b Breakdown
+	// grads is the gradients the step holds once its backward is done
+	// (the shard under ZeRO 2 and 3): b.Gradients, except where the step
+	// starts its backward with none (gradsNoneAtStart), whose breakdown,
+	// the step's moment, holds the gradients in flight (gradsInFlight).
+	grads      Bytes
 	poolTokens int64
 	maxSeqs    int64
 	host       Bytes
@@ -605,6 +610,10 @@ func stage(in Input, ps pipeStage, r *Result) stageOut {
 	last := ps.last
 	sh := stageParams(in, ps)
 	out.host = modelStates(in, sh, &out.b, r)
+	out.grads = out.b.Gradients
+	if in.ZeRO == 3 && in.PP <= 1 && gradsNoneAtStart(in) { // the guard spares pipelined and unsharded jobs the call's copy of in
+		out.b.Gradients = toBytes(math.Min(gradsInFlight(in), float64(out.grads)*zeroShards(in)))
+	}
 	seqKV, tokKV := workingMemory(in, sh, ps, &out.b)
 	// The head's autocast copy lives with the loss's logits: made in the
 	// forward pass, gone after the head's backward.

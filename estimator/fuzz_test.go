@@ -66,6 +66,7 @@ func FuzzEstimate(f *testing.F) {
 		in.EP, in.DP = 1<<(offload>>5), 1<<(kv>>5) // serving parallelism: 1..128
 		in.SchedulerSteps = int(engine >> 4)
 		in.FSDPGatherFP32 = engine&8 != 0                // Lightning's fp32 FSDP gather
+		in.FSDP2 = weights&8 != 0                        // FSDP2's per-parameter sharding
 		in.AdapterDType = AdapterDType(weights >> 4 % 5) // auto, fp32, bf16, fp16, and one past them
 		if in.Validate() != nil {
 			if _, err := Estimate(in); err == nil {

@@ -650,6 +650,17 @@ type Input struct {
 	// optimizer step), which the memory model does not see: the CLI sets
 	// it by FSDPNoSyncDefault for fine-tunes that accumulate.
 	FSDPNoSync bool
+	// FSDP2 says the fine-tune's ZeRO-3 is PyTorch's FSDP2, fully_shard
+	// (--fsdp2; torchtune's recipes, torchtitan, HF Accelerate's
+	// fsdp_version 2), which shards each parameter as a DTensor of its own:
+	// the root unit's gradient is assembled once at the backward's end
+	// (rootGradBytes), where FSDP1's flat parameter concatenates its views'
+	// gradients into a second, unit-wide one, and frozen weights get no
+	// gradient (FSDPFrozenBlockGrads). The zero value is FSDP1
+	// (FullyShardedDataParallel): Lightning's FSDPStrategy, HF
+	// Accelerate's default and the launch `--emit fsdp` writes. Training
+	// with --zero 3 only.
+	FSDP2 bool
 	// FSDPAdapterUnits says a LoRA fine-tune under FSDP wraps its adapters
 	// as FSDP units of their own (--fsdp-adapter-units; PEFT's
 	// fsdp_auto_wrap_policy, which HF Trainer applies to PEFT models), so
@@ -1123,6 +1134,9 @@ func (in Input) validate(l *errList) {
 	}
 	if in.FSDPNoSync && (!train || in.ZeRO != 3) {
 		l.add("fsdp-no-sync", in.FSDPNoSync, ErrIncompatible, "FSDP's no_sync accumulation needs training with --zero 3")
+	}
+	if in.FSDP2 && (!train || in.ZeRO != 3) {
+		l.add("fsdp2", in.FSDP2, ErrIncompatible, "FSDP2 (fully_shard) is ZeRO-3 sharding: it needs training with --zero 3")
 	}
 	for _, f := range [...]struct {
 		name string

@@ -196,10 +196,11 @@ func gatherWidth(in Input) float64 {
 // 16.1 GB of copies (54.30 GB peak; 51.0 modelled, 67.1 with the copies).
 // FSDP2 (fully_shard) gathers leaf parameters, which autocast caches
 // through the forward even under checkpointing: Qwen2.5 7B at 8 ranks
-// peaks at 33.02 GB in the forward (ft3.json), which this reads at 19.1
-// GB (−42%); the flag stands for Lightning's FSDP1.
+// peaks at 33.02 GB in the forward (ft3.json), which FSDP1's figure reads
+// at 19.1 GB (−42%): with Input.FSDP2 the copies count under checkpointing
+// too.
 func fsdpAutocastCopies(in Input) float64 {
-	if !fsdpFP32Gather(in) || in.GradCheckpointing {
+	if !fsdpFP32Gather(in) || in.GradCheckpointing && !in.FSDP2 {
 		return 0
 	}
 	return 2 * float64(in.Arch.TotalParams) / float64(max(in.TP, 1))
@@ -242,23 +243,29 @@ func zeroShards(in Input) float64 { return float64(in.GPUs / max(in.TP*in.PP, 1)
 // switching to use `NO_SHARD` instead of ShardingStrategy.FULL_SHARD
 // since the world size is 1", torch/distributed/fsdp/_init_utils.py)
 // and gathers nothing: zero there. The
-// fine-tuning stacks the FSDPNoSync default stands for wrap only the
-// transformer blocks (Lightning/LitGPT FSDPStrategy auto_wrap_policy={Block};
-// HF Accelerate's TRANSFORMER_BASED_WRAP on the model's _no_split_modules),
-// so those parameters fall to the root unit, and PyTorch FSDP does not
-// reshard the root after the forward "with the intention that they are
-// immediately used for backward computation" (FSDP1
-// torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: only
-// non-root handles free their unsharded parameter; FSDP2's fully_shard
-// likewise sets reshard_after_forward False on the root). Their gradients
-// are whole under no_sync already (Input.FSDPNoSync). Zero without that
-// default's stacks: torchtune (FSDP2, which shards tok_embeddings and
-// output as units of their own with custom_sharded_layers), DeepSpeed
-// ZeRO-3 (gathers per module), pre-training, pipeline stages. The width:
-// the step's 16-bit width (trainWidth) for full fine-tunes, the frozen
-// base's non-linear width for LoRA and QLoRA (weightBits: 16-bit).
+// fine-tuning stacks wrap only the transformer blocks (Lightning/LitGPT
+// FSDPStrategy auto_wrap_policy={Block}; HF Accelerate's
+// TRANSFORMER_BASED_WRAP on the model's _no_split_modules, which `--emit
+// fsdp` writes; torchtune's distributed LoRA recipe, whose shard
+// condition takes layers.i alone, pytorch/torchtune
+// recipes/lora_finetune_distributed.py at 30b8519e), so those parameters
+// fall to the root unit, and PyTorch FSDP does not reshard the root after
+// the forward "with the intention that they are immediately used for
+// backward computation" (FSDP1 torch/distributed/fsdp/_runtime_utils.py
+// _post_forward_reshard: only non-root handles free their unsharded
+// parameter; FSDP2's fully_shard likewise sets reshard_after_forward
+// False on the root), whether or not the step accumulates: our H200 runs
+// (device-h200-2026-11-30-fsdp, one micro-batch a step) hold it through
+// the forward, Llama 3.1 8B under FSDP2 at 8 ranks 12.70 GB at the
+// forward's end (2.01 GB of sharded weights and 4.02 of moments, the
+// embedding and head's 2.10 gathered, the activations), its LoRA at 4
+// ranks 10.41 GB where the root left out read 8.29. Zero for
+// pre-training and pipeline stages (Megatron-style stacks place the
+// embedding and head on the first and last stage). The width: the step's
+// 16-bit width (trainWidth) for full fine-tunes, the frozen base's
+// non-linear width for LoRA and QLoRA (weightBits: 16-bit).
 func fsdpRootBytes(in Input, wide, shard float64) float64 {
-	if in.ZeRO != 3 || !in.FSDPNoSync || in.PP > 1 || shard <= 1 || in.Task != FullFinetune && in.Task != LoRA && in.Task != QLoRA {
+	if in.ZeRO != 3 || in.PP > 1 || shard <= 1 || in.Task != FullFinetune && in.Task != LoRA && in.Task != QLoRA {
 		return 0
 	}
 	a := in.Arch
@@ -290,13 +297,66 @@ func fsdpRootBytes(in Input, wide, shard float64) float64 {
 // more) are there together: 2·(embedding + head) at the gradient width,
 // beside the whole model's no_sync gradients (Breakdown.Gradients). Full
 // fine-tunes only: a LoRA or QLoRA root is frozen and has no gradient.
-// FSDP2 (torchtune) keeps each parameter a DTensor of its own and shards
-// the embedding and head as units of their own (fsdpRootBytes: zero).
+// FSDP2 (Input.FSDP2) keeps each parameter a DTensor of its own, whose
+// unsharded gradient autograd accumulates in place: the root's gradient
+// once, (embedding + head), before its reduce-scatter. Our H200 runs of
+// Llama 3.1 8B at 4 ranks, one micro-batch a step (ft3.json): FSDP1's
+// backward peaks at 21.91 GB, FSDP2's at 20.44, 1.47 GB apart where the
+// root's gradient is 2.10.
 func rootGradBytes(in Input, wide, shard float64) float64 {
 	if in.Task != FullFinetune || fsdpRootBytes(in, wide, shard) <= 0 {
 		return 0
 	}
-	return 2 * float64(in.Arch.EmbeddingParams+in.Arch.HeadParams) / float64(in.TP) * wide
+	copies := 2.0
+	if in.FSDP2 {
+		copies = 1
+	}
+	return copies * float64(in.Arch.EmbeddingParams+in.Arch.HeadParams) / float64(in.TP) * wide
+}
+
+// gradsNoneAtStart reports whether a full fine-tune's step reaches its
+// backward with no gradient allocated: under FSDP (ZeRO 3 over more than
+// one rank, no pipeline stages) with one micro-batch an optimizer step,
+// whose previous step's gradients the optimizer's zero_grad set to None
+// (torch.optim.Optimizer.zero_grad set_to_none=True, the default since
+// PyTorch 2.0; HF Trainer and Lightning call it each step). The backward
+// then frees each block's activations as it makes that block's gradient,
+// reduce-scatters it and keeps the shard, so the sharded gradients
+// (Breakdown.Gradients elsewhere) are whole only at the backward's end
+// (backwardEndAllocated), and the step's moment, the forward's end and
+// the backward's start, holds what gradsInFlight counts. Accumulating
+// fine-tunes keep the earlier micro-batches' gradients through each
+// forward (whole under no_sync: Input.FSDPNoSync; sharded without it).
+func gradsNoneAtStart(in Input) bool {
+	return in.Task == FullFinetune && in.ZeRO == 3 && in.PP <= 1 && zeroShards(in) > 1 && !in.FSDPNoSync &&
+		in.Offload != OffloadAll && !in.OptimizerInBackward && !accumulates(in, in.Schedule.workload())
+}
+
+// gradsInFlight is the gradients a step holds at the backward's start
+// where it allocated none before (gradsNoneAtStart), on one GPU, at the
+// gradient width: the LM head's, computed first and kept unsharded in the
+// root unit until the root's reduce-scatter at the backward's end (a tied
+// head's is the embedding matrix's, V·h), and the first block's whole,
+// unsharded gradient going into its reduce-scatter. Our H200 runs
+// (device-h200-2026-11-30-fsdp, ft3.json: Llama 3.1 8B, one micro-batch a
+// step) rise from the forward's end to the backward's peak by 1.72 GB at 4
+// ranks and 1.48 GB at 8 under FSDP2: the head's 1.05 GB and a block's
+// 0.44. Zero where the step's moment is the forward's end instead: under
+// checkpointing with autocast's copies of fp32-gathered weights
+// (fsdpAutocastCopies), which no checkpoint saves, the copies go when
+// autocast's cache is cleared as the forward returns, before the head's
+// gradient exists (our H200 Qwen2.5 7B at 8 ranks under FSDP2: 33.02 GB at
+// the forward's end, 25.07 in the backward).
+func gradsInFlight(in Input) float64 {
+	if in.GradCheckpointing && fsdpAutocastCopies(in) > 0 {
+		return 0
+	}
+	a := in.Arch
+	head := float64(a.HeadParams)
+	if a.TiedEmbeddings {
+		head += float64(a.Vocab) * float64(a.Hidden)
+	}
+	return (head + float64(a.MaxLayerParams)) / float64(max(in.TP, 1)) * gatherWidth(in)
 }
 
 // backwardEndAllocated is what PyTorch's allocator holds at the end of
@@ -313,14 +373,21 @@ func rootGradBytes(in Input, wide, shard float64) float64 {
 // loop still references: with KeepsLastGraph, LitGPT's fp32 logits
 // (Lightning Fabric's convert_output cast, heldLogitBytes: 4 bytes a
 // logit once the loss graph is gone); otherwise none.
-func backwardEndAllocated(in Input, b Breakdown) float64 {
+func backwardEndAllocated(in Input, b Breakdown, grads Bytes) float64 {
 	wide := gatherWidth(in)
 	g := rootGradBytes(in, wide, zeroShards(in))
 	if g <= 0 {
 		return 0
 	}
 	w := math.Max(float64(b.Weights)-gatherBytes(in, wide)-fsdpAutocastCopies(in), 0)
-	return w + float64(b.Gradients+b.Optimizer+b.QuantState) + g + loopLogitBytes(in)
+	held := float64(grads)
+	if gradsNoneAtStart(in) {
+		// The blocks' shards; the root's shard comes of its
+		// reduce-scatter, after this moment.
+		a := in.Arch
+		held *= 1 - float64(a.EmbeddingParams+a.HeadParams)/float64(max(a.TotalParams, 1))
+	}
+	return w + held + float64(b.Optimizer+b.QuantState) + g + loopLogitBytes(in)
 }
 
 // loopLogitBytes is what the training loop still references of the
@@ -396,12 +463,12 @@ func foreachTempBytes(in Input, b Breakdown) float64 {
 // still holds (KeepsLastGraph: LitGPT's fp32 logits, 4 bytes a logit, as
 // at the backward's end). Our H200 runs under FSDP2 peak at the step
 // within 0.01 GB of the plain runs (Llama 3.2 1B full 12.43 GB both).
-func optimizerStepAllocated(in Input, b Breakdown) float64 {
+func optimizerStepAllocated(in Input, b Breakdown, grads Bytes) float64 {
 	t := foreachTempBytes(in, b)
 	if t <= 0 {
 		return 0
 	}
-	g := float64(b.Gradients)
+	g := float64(grads)
 	if shard := zeroShards(in); in.ZeRO >= 2 && in.FSDPNoSync && shard > 1 {
 		g /= shard
 	}
@@ -564,7 +631,7 @@ func peak(in Input, s stageOut, r *Result) {
 	// Between steps: the model's states, the KV cache and the fixed
 	// overheads; the activations, logits, dequantised weight and the
 	// allocator's share of them come and go within a step.
-	r.SteadyState = b.Weights + b.Gradients + b.Optimizer + b.KVCache + b.CUDAContext + b.NCCL + b.CUDAGraphs
+	r.SteadyState = b.Weights + s.grads + b.Optimizer + b.KVCache + b.CUDAContext + b.NCCL + b.CUDAGraphs
 	r.LoadPeak = 0
 	if t := loadTransient(in); t > 0 {
 		// While loading, the weights (without FSDP's gather buffer and the
@@ -584,11 +651,13 @@ func peak(in Input, s stageOut, r *Result) {
 		r.PeakAllocated = max(r.PeakAllocated, toBytes(e))
 		return toBytes(e + float64(b.CUDAContext+b.NCCL+b.CUDAGraphs) + kept)
 	}
-	if e := backwardEndAllocated(in, b); e > 0 {
-		r.BackwardEnd = moment(e)
+	if in.ZeRO == 3 && in.PP <= 1 && in.Task == FullFinetune { // rootGradBytes' jobs: the guard spares the others the call
+		if e := backwardEndAllocated(in, b, s.grads); e > 0 {
+			r.BackwardEnd = moment(e)
+		}
 	}
 	r.OptimizerStep = 0
-	if e := optimizerStepAllocated(in, b); e > 0 {
+	if e := optimizerStepAllocated(in, b, s.grads); e > 0 {
 		r.OptimizerStep = moment(e)
 	}
 	r.Peak, r.PeakPhase = step, PhaseStep
@@ -712,7 +781,7 @@ func MeanTruncatedTokens(mean, sd, maxTokens float64) float64 {
 // Zero unless the adapters can share a flat parameter with the frozen
 // weights and the stack is FSDP1's: LoRA (a QLoRA base is packed 4-bit
 // storage) under --zero 3 with FSDPNoSync (DeepSpeed ZeRO-3 and FSDP2 keep
-// per-parameter gradients; --fsdp-no-sync=false says so), a pure 16-bit
+// per-parameter gradients; --fsdp-no-sync=false or --fsdp2 says so), a pure 16-bit
 // step with 16-bit adapters (Input.PureBF16, ResolveAdapterDType: an FSDP1
 // flat parameter needs one dtype, so fp32 adapters, PEFT's default, are
 // units of their own whatever the policy),
@@ -730,5 +799,5 @@ func fsdpFrozenGradBytes(in Input) float64 {
 // FSDPFrozenBlockGrads reports whether in's gradients count its frozen
 // Block weights (fsdpFrozenGradBytes).
 func FSDPFrozenBlockGrads(in Input) bool {
-	return in.Task == LoRA && in.ZeRO == 3 && in.FSDPNoSync && in.PureBF16 && ResolveAdapterDType(in) != FP32 && in.PP <= 1 && !in.FSDPAdapterUnits
+	return in.Task == LoRA && in.ZeRO == 3 && in.FSDPNoSync && in.PureBF16 && ResolveAdapterDType(in) != FP32 && in.PP <= 1 && !in.FSDPAdapterUnits && !in.FSDP2
 }

@@ -55,13 +55,20 @@ func TestOptimizerStepPhase(t *testing.T) {
 	}
 	// FSDP mixed precision on 4 GPUs: fp32 master weights and moments,
 	// 4 + 8 bytes a parameter sharded; the temporary is one fp32 moment's
-	// shard, p × 4 / 4, and the gather buffer is gone.
+	// shard, p × 4 / 4, and the gather buffer and the root's whole copy
+	// are gone; the gradients are the 16-bit shard, p × 2 / 4 (the step's
+	// breakdown holds only those in flight at the backward's start:
+	// gradsNoneAtStart).
 	f := in
 	f.PureBF16, f.GPUs, f.ZeRO = false, 4, 3
 	fr := mustEstimate(t, f)
 	fb := fr.PerGPU
-	want := float64(fb.Weights) - gatherBytes(f, 2) + float64(fb.Gradients+fb.Optimizer) + p*4/4
-	if got := optimizerStepAllocated(f, fb); math.Abs(got-want) > 4 {
+	shard := Bytes(p * 2 / 4)
+	if !gradsNoneAtStart(f) || math.Abs(float64(fb.Gradients)-gradsInFlight(f)) > 1 {
+		t.Errorf("FSDP, one micro-batch a step: gradients %v at the step's moment, want the %.0f B in flight", fb.Gradients, gradsInFlight(f))
+	}
+	want := float64(fb.Weights) - gatherBytes(f, 2) - fsdpRootBytes(f, 2, 4) + float64(shard+fb.Optimizer) + p*4/4
+	if got := optimizerStepAllocated(f, fb, shard); math.Abs(got-want) > 4 {
 		t.Errorf("FSDP mixed precision: optimizer step %.0f B, want %.0f", got, want)
 	}
 	if got := foreachTempBytes(f, fb); math.Abs(got-p) > 4 {

@@ -260,6 +260,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.LitGPTAttention, &in.LitGPTAttention)
 	r.onOff(jobspec.FSDPGatherFP32, &in.FSDPGatherFP32)
 	r.onOff(jobspec.FSDPNoSync, &in.FSDPNoSync)
+	r.onOff(jobspec.FSDP2, &in.FSDP2)
 	j.FSDPNoSyncGiven = t.Set[jobspec.FSDPNoSync]
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
 	switch {

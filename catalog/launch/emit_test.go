@@ -2,6 +2,7 @@ package launch_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -1497,4 +1498,39 @@ func skyPilotTask(t *testing.T, req plan.Request, o *plan.Offer) (launch.Launch,
 		t.Fatalf("%s: %v", o.ID, err)
 	}
 	return l, parseYAML(t, l.Files[0].Text)["resources"].(map[string]any), true
+}
+
+// TestFSDP2Config: a fine-tune the plan sized as FSDP2 (estimator.Input.
+// FSDP2: the root's gradient assembled once) launches FSDP2: accelerate's
+// fsdp_version 2 with fsdp_reshard_after_forward for FULL_SHARD and none
+// of the keys accelerate's to_fsdp2 removes; without it, FSDP1's config.
+func TestFSDP2Config(t *testing.T) {
+	for _, fsdp2 := range []bool{false, true} {
+		in := input(t, "llama-3.1-8b")
+		in.Task, in.GPUs, in.ZeRO, in.FSDP2 = estimator.FullFinetune, 8, 3, fsdp2
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+		o := offer(t, "aws-p5.48xlarge", in.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(launch.FSDP, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("FSDP2 %v: %v", fsdp2, err)
+		}
+		checkLaunch(t, "fsdp", l, 8)
+		var cfg map[string]any
+		for _, f := range l.Files {
+			if f.Name == "fsdp.yaml" {
+				cfg, _ = parseYAML(t, f.Text)["fsdp_config"].(map[string]any)
+			}
+		}
+		if cfg == nil {
+			t.Fatalf("FSDP2 %v: no fsdp_config", fsdp2)
+		}
+		_, v2 := cfg["fsdp_version"]
+		_, strategy := cfg["fsdp_sharding_strategy"]
+		_, origParams := cfg["fsdp_use_orig_params"]
+		if fsdp2 && (fmt.Sprint(cfg["fsdp_version"]) != "2" || cfg["fsdp_reshard_after_forward"] != true || strategy || origParams) ||
+			!fsdp2 && (v2 || cfg["fsdp_sharding_strategy"] != "FULL_SHARD" || cfg["fsdp_use_orig_params"] != true) {
+			t.Errorf("FSDP2 %v: fsdp_config %v", fsdp2, cfg)
+		}
+	}
 }

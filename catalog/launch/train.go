@@ -492,14 +492,28 @@ func (e *emitter) fsdp() error {
 	y.str("distributed_type", "FSDP")
 	y.section("fsdp_config")
 	y.str("fsdp_auto_wrap_policy", "TRANSFORMER_BASED_WRAP")
-	y.str("fsdp_backward_prefetch", "BACKWARD_PRE")
-	y.boolean("fsdp_cpu_ram_efficient_loading", true)
-	y.boolean("fsdp_forward_prefetch", false)
-	y.boolean("fsdp_offload_params", e.in.Offload == estimator.OffloadAll)
-	y.str("fsdp_sharding_strategy", strategy)
-	y.str("fsdp_state_dict_type", "SHARDED_STATE_DICT")
-	y.boolean("fsdp_sync_module_states", true)
-	y.boolean("fsdp_use_orig_params", true)
+	if e.in.FSDP2 {
+		// FSDP2 (fully_shard), as the plan sized it (estimator.Input.FSDP2):
+		// accelerate's fsdp_version 2 takes fsdp_reshard_after_forward for
+		// the sharding strategy (FULL_SHARD: true) and has no prefetch,
+		// module-state sync or orig-params keys
+		// (src/accelerate/commands/to_fsdp2.py ARGUMENT_KEY_MAPPING,
+		// huggingface/accelerate at b0d8fa95).
+		y.boolean("fsdp_cpu_ram_efficient_loading", true)
+		y.boolean("fsdp_offload_params", e.in.Offload == estimator.OffloadAll)
+		y.boolean("fsdp_reshard_after_forward", strategy == "FULL_SHARD")
+		y.str("fsdp_state_dict_type", "SHARDED_STATE_DICT")
+		y.num("fsdp_version", 2)
+	} else {
+		y.str("fsdp_backward_prefetch", "BACKWARD_PRE")
+		y.boolean("fsdp_cpu_ram_efficient_loading", true)
+		y.boolean("fsdp_forward_prefetch", false)
+		y.boolean("fsdp_offload_params", e.in.Offload == estimator.OffloadAll)
+		y.str("fsdp_sharding_strategy", strategy)
+		y.str("fsdp_state_dict_type", "SHARDED_STATE_DICT")
+		y.boolean("fsdp_sync_module_states", true)
+		y.boolean("fsdp_use_orig_params", true)
+	}
 	y.boolean("fsdp_activation_checkpointing", e.in.GradCheckpointing)
 	y.end()
 	y.num("machine_rank", 0)

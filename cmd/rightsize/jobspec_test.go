@@ -61,6 +61,7 @@ func TestDoorsShareJobFields(t *testing.T) {
 		"loss-chunks":      "LitGPT's 128-token loss chunks: the page's Lightning precision names",
 		"optimizer-impl":   "LitGPT's foreach AdamW: the page's Lightning precision names",
 		"fsdp-no-sync":     "FSDP's no_sync accumulation: the page takes the stacks' default (estimator.FSDPNoSyncDefault)",
+		"fsdp2":            "FSDP2 in place of FSDP1: the page plans FSDP1, the stack its launch writes",
 	}
 	keys := map[string]string{}
 	for j, s := range jobspec.Fields {

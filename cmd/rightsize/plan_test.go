@@ -188,7 +188,7 @@ func cheapestRow(t *testing.T, p planJSON) planRowJSON {
 
 func TestPlanMultiInstanceTraining(t *testing.T) {
 	p := planJSONOf(t, append(fsdpArgs, "--top", "0")...)
-	eight, tens := 0, 0
+	eight, wides := 0, 0
 	for _, r := range p.Rows {
 		// Each instance pays the job's hours in whole seconds of its
 		// billing (AWS and GCP bill by the second), or the exact time.
@@ -202,23 +202,23 @@ func TestPlanMultiInstanceTraining(t *testing.T) {
 		if r.GPUsPerInstance == 8 && r.ScaledFrom == 0 {
 			// The fewest instances that hold the job (a scaled-out
 			// fleet beside them has r.ScaledFrom set). Data-parallel ZeRO-3 (FSDP): 24 GPUs with activation
-			// checkpointing, or 80 without where the cluster network
-			// carries ten instances' traffic; 16 and 56 fit only inside
+			// checkpointing, or 144 without where the cluster network
+			// carries eighteen instances' traffic; 96 fit only inside
 			// the memory estimate's error (estimator/plan
 			// TestSeventyBFineTuneOnH100Instances).
 			eight++
 			par := r.Parallelism
-			ten := r.Instances == 10 && !par.GradCheckpointing
-			if ten {
-				tens++
+			wide := r.Instances == 18 && !par.GradCheckpointing
+			if wide {
+				wides++
 			}
-			if !(ten || r.Instances == 3 && par.GradCheckpointing) || r.GPUs != float64(8*r.Instances) || par.TP != 1 || par.PP != 1 || par.ZeRO != 3 {
+			if !(wide || r.Instances == 3 && par.GradCheckpointing) || r.GPUs != float64(8*r.Instances) || par.TP != 1 || par.PP != 1 || par.ZeRO != 3 {
 				t.Errorf("%s: %d instances, %v GPUs, %+v", r.OfferID, r.Instances, r.GPUs, r.Parallelism)
 			}
 		}
 	}
-	if tens == 0 {
-		t.Error("no 8-GPU plan of ten instances without checkpointing")
+	if wides == 0 {
+		t.Error("no 8-GPU plan of eighteen instances without checkpointing")
 	}
 	if eight < 3 || p.CheckpointBytes < 0.98e12 || p.CheckpointBytes > 0.995e12 {
 		t.Errorf("%d 8-GPU plans; checkpoint %v bytes (70.6B × 14 B ≈ 0.99 TB)", eight, p.CheckpointBytes)

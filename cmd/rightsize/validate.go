@@ -1221,7 +1221,8 @@ func torchtuneFlagsCases(dir string) ([]valCase, error) {
 }
 
 // torchtuneFSDPCases: torchtune's README rows on 8 A100s (memory size not
-// stated; 80 GB assumed) with its distributed recipes (FSDP: --zero 3):
+// stated; 80 GB assumed) with its distributed recipes (FSDP2's
+// fully_shard: --zero 3 --fsdp2):
 // Llama 3.1 70B LoRA and 405B QLoRA, batch 2 packed to 2048, pure bf16,
 // checkpointing, 8 loss chunks. Peak memory per GPU as torchtune logs it;
 // the 405B row prints GB. Held back.
@@ -1243,7 +1244,7 @@ func torchtuneFSDPCases(dir string) ([]valCase, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", file, r["id"], err)
 		}
-		args := []string{"--model", m, "--task", task, "--gpu", "a100-80gb-sxm", "--gpus", "8", "--zero", "3", "--batch", "2", "--seq", "2048",
+		args := []string{"--model", m, "--task", task, "--gpu", "a100-80gb-sxm", "--gpus", "8", "--zero", "3", "--fsdp2", "--batch", "2", "--seq", "2048",
 			"--grad-checkpointing", "--pure-bf16", "--adapter-dtype", "bf16", "--loss-chunks", "8", "--lora-rank", itoa(rank),
 			"--lora-dropout", "0"} // at the table's commit: 70B_lora.yaml lora_dropout 0.0, the 405B builder's default 0.0 (torchtune d7fae967)
 		if task == "lora" {

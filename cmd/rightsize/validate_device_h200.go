@@ -197,6 +197,9 @@ func deviceFSDPMemoryCases(dir string) ([]valCase, error) {
 			}
 			kind := str(r["fsdp_kind"])
 			args := append(run.args, "--gpus", itoa(w), "--zero", "3")
+			if strings.HasPrefix(kind, "FSDP2") {
+				args = append(args, "--fsdp2")
+			}
 			acc := max(1, int(num(r["accumulation"])))
 			if acc > 1 {
 				// micro-batches accumulated under no_sync (FSDP1) or without

@@ -111,7 +111,7 @@ func TestOwnUnfitSaysHowManyGPUs(t *testing.T) {
 		return res.Rows[0]
 	}
 	if r := train("llama-3.1-8b", estimator.FullFinetune); r.FitReason.Key != plan.MsgFitOwnMoreGPUs || r.FitReason.Args[2] != 2 ||
-		r.FitReason.String() != "1 × a100-80gb cannot hold the job; one instance of 2 × a100-80gb would, at TP 1 × PP 1, ZeRO-2" {
+		r.FitReason.String() != "1 × a100-80gb cannot hold the job; one instance of 2 × a100-80gb would, at TP 1 × PP 1, ZeRO-3" {
 		t.Errorf("8B full fine-tune on 1 × A100: %q (%v)", r.FitReason, r.FitReason)
 	}
 	if r := train("llama-3.1-70b", estimator.FullFinetune); r.FitReason.Key != plan.MsgFitNoFabricOwn {

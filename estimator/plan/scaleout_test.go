@@ -257,15 +257,16 @@ func TestScaledFleetPassesTheRuleAgainstItsRow(t *testing.T) {
 				s.Offer.ID, f.Instances, s.Instances, speed, math.Pow(1.5, doublings), doublings)
 		}
 	}
-	// The fewest MI300X that hold the job, 9 at 0.33 of 192 GiB free, fit
-	// only inside the memory estimate's error (trainMemoryMargin): one
-	// B200 instance with checkpointing is the cheapest, Nebius's (its
-	// July 2026 price a lower bound on its date, so fresh; CoreWeave's
-	// before), and AWS's B300 from two instances, scaled out to 16, the
-	// fastest (Azure's MI300X from one before).
+	// One 8-GPU H200 instance at TP 8 without recompute is the cheapest,
+	// Seeweb's (its EUR price converted; ZeRO-3 with checkpointing there
+	// keeps FSDP's root unit, the 16-bit embedding and head, 7.8 GiB, whole
+	// on every rank and falls inside the memory estimate's margin,
+	// trainMemoryMargin; Nebius's B200 before the root was counted), and
+	// AWS's B300 from two instances, scaled out to 16, the fastest (Azure's
+	// MI300X from one before).
 	ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Quickest]
-	if ch.Offer.ID != "nebius-gpu-b200-sxm-a_8gpu-160vcpu-1792gb" || ch.Instances != 1 || fa.Offer.ID != "aws-p6-b300.48xlarge" || fa.Instances != 16 || fa.ScaledFrom != 2 {
-		t.Errorf("cheapest %s ×%d, fastest %s ×%d (scaled from %d): want Nebius's B200 ×1 and AWS's B300 ×16 from 2 (%d scaled rows)",
+	if ch.Offer.ID != "seeweb-ecs8gpu10" || ch.Instances != 1 || ch.TP != 8 || fa.Offer.ID != "aws-p6-b300.48xlarge" || fa.Instances != 16 || fa.ScaledFrom != 2 {
+		t.Errorf("cheapest %s ×%d, fastest %s ×%d (scaled from %d): want Seeweb's H200 ×1 at TP 8 and AWS's B300 ×16 from 2 (%d scaled rows)",
 			ch.Offer.ID, ch.Instances, fa.Offer.ID, fa.Instances, fa.ScaledFrom, n)
 	}
 }

@@ -73,6 +73,7 @@ const (
 	FSDPGatherFP32
 	LossChunks
 	FSDPNoSync
+	FSDP2
 	Engine
 	TextOnly
 	MFU
@@ -176,6 +177,9 @@ var Fields = [N]Spec{
 	// either value, it holds in every layout a plan tries. The page
 	// shows none.
 	FSDPNoSync: {"fsdp-no-sync", "fns", "0", Bool},
+	// PyTorch's FSDP2 (estimator.Input.FSDP2) in place of FSDP1: the
+	// root's gradient assembled once. The page shows none.
+	FSDP2: {"fsdp2", "f2", "0", Bool},
 	// auto: no engine given, the one the planner runs the job on
 	// (plan.AutoEngine: vLLM for a decoder's batch or serving, HF
 	// transformers for training and for models that generate no tokens).
