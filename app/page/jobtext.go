@@ -261,6 +261,11 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.FSDPGatherFP32, &in.FSDPGatherFP32)
 	r.onOff(jobspec.FSDPNoSync, &in.FSDPNoSync)
 	r.onOff(jobspec.FSDP2, &in.FSDP2)
+	if in.FSDP2 && j.ZeROAuto && in.Task.Training() {
+		// FSDP2 is ZeRO-3 sharding (estimator.Input.FSDP2): the stage it
+		// names where none is given.
+		in.ZeRO, j.ZeROAuto = 3, false
+	}
 	j.FSDPNoSyncGiven = t.Set[jobspec.FSDPNoSync]
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
 	switch {

@@ -1532,5 +1532,15 @@ func TestFSDP2Config(t *testing.T) {
 			!fsdp2 && (v2 || cfg["fsdp_sharding_strategy"] != "FULL_SHARD" || cfg["fsdp_use_orig_params"] != true) {
 			t.Errorf("FSDP2 %v: fsdp_config %v", fsdp2, cfg)
 		}
+		// DeepSpeed's launches say which stack the plan sized.
+		for _, k := range []launch.Kind{launch.DeepSpeed, launch.SkyPilot} {
+			d, err := launch.Emit(k, req, row, nil, "llama-3.1-8b")
+			if err != nil {
+				t.Fatalf("%v, FSDP2 %v: %v", k, fsdp2, err)
+			}
+			if said := strings.Contains(strings.Join(d.Notes, "; "), "the plan sized FSDP2 (--fsdp2)"); said != fsdp2 {
+				t.Errorf("%v, FSDP2 %v: the FSDP2 note %v: %v", k, fsdp2, said, d.Notes)
+			}
+		}
 	}
 }

@@ -32,6 +32,12 @@ func (e *emitter) train() (trainShape, error) {
 		e.note("PyTorch's default CUDA 12.8 and 13.0 builds start at Turing from 2.11 on: " + g.String() + " GPUs run its CUDA 12.6 build (pip install torch --index-url " +
 			cu126TorchIndex + ")")
 	}
+	if e.in.FSDP2 && e.k != FSDP {
+		// DeepSpeed ZeRO-3 gathers per module and releases the embedding
+		// after its use; the plan held FSDP2's whole root unit, and the
+		// FSDP config is the launch that runs what it sized.
+		e.note("the plan sized FSDP2 (--fsdp2); this launch runs DeepSpeed ZeRO-" + itoa(r.ZeRO) + ": --emit fsdp writes Accelerate's fsdp_version 2 config")
+	}
 	cp := max(r.CP, e.in.CP, 1)
 	if r.TP > 1 || r.PP > 1 || cp > 1 {
 		// The stack that runs the split is the planner's judge's

@@ -915,3 +915,26 @@ func TestEstimateNamesTheTrainingStack(t *testing.T) {
 		}
 	}
 }
+
+// TestFSDP2Flag: --fsdp2 names ZeRO-3 where --zero is not given (FSDP2 is
+// ZeRO-3 sharding) and assembles the root unit's gradient once at the
+// backward's end, where FSDP1 does twice: Llama 3.1 8B's embedding and
+// head, 2 × 128256 × 4096 + 4096 parameters in bf16, apart.
+func TestFSDP2Flag(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "h200-sxm", "--gpus", "4", "--batch", "1", "--seq", "512",
+		"--pure-bf16", "--optimizer-impl", "foreach"}
+	v1 := estJSON(t, append(slices.Clone(args), "--zero", "3")...)
+	v2 := estJSON(t, append(slices.Clone(args), "--fsdp2")...)
+	if v2["zero"] != 3.0 {
+		t.Errorf("--fsdp2 without --zero: zero %v, want 3", v2["zero"])
+	}
+	// backward_end_bytes holds the allocator's kept share of a moment's
+	// allocations too (4%: estimator's trainAllocatorKept).
+	root := 2.0 * (2*128256*4096 + 4096) * 1.04
+	if d := v1["backward_end_bytes"].(float64) - v2["backward_end_bytes"].(float64); math.Abs(d-root) > 0.002*root {
+		t.Errorf("FSDP1's backward end %v, FSDP2's %v: %.0f apart, want the root's gradient %.0f", v1["backward_end_bytes"], v2["backward_end_bytes"], d, root)
+	}
+	if code, _, errs := runEst(t, "--model", "llama-3.1-8b", "--gpu", "h200-sxm", "--fsdp2"); code != 2 || !strings.Contains(errs, "fsdp2") {
+		t.Errorf("--fsdp2 on an inference job: exit %d, %q", code, errs)
+	}
+}
