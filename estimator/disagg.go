@@ -28,6 +28,7 @@ package estimator
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -350,11 +351,8 @@ func (z *DisaggSizer) noKVRoom(side string, s DisaggSide) error {
 		si.GPUMemUtil = s.MemShare
 	}
 	if u, ok := EngineShareFix(si); ok {
-		share := strconv.FormatFloat(u, 'f', -1, 64)
-		reason = "SGLang's default --mem-fraction-static, " + strconv.FormatFloat(si.MemShare(), 'f', -1, 64) +
-			" here (its CUDA-graph reserve grows with attention DP " + itoa(s.DP) + "), leaves a " + side +
-			" worker no KV cache; --gpu-mem-util " + share + " (--mem-fraction-static " + share +
-			", as InferenceX's SGLang DeepSeek-R1 multi-node recipes set) fits it"
+		reason = fmt.Sprintf("SGLang's default --mem-fraction-static, %g here (its CUDA-graph reserve grows with attention DP %d), leaves a %s worker no KV cache; --gpu-mem-util %[4]g (--mem-fraction-static %[4]g, as InferenceX's SGLang DeepSeek-R1 multi-node recipes set) fits it",
+			si.MemShare(), s.DP, side, u)
 	}
 	return &InputError{Field: side + "-tp", Value: itoa(s.TP), Err: ErrRange, Reason: reason}
 }

@@ -348,15 +348,21 @@ func gradsNoneAtStart(in Input) bool {
 // gradient exists (our H200 Qwen2.5 7B at 8 ranks under FSDP2: 33.02 GB at
 // the forward's end, 25.07 in the backward).
 func gradsInFlight(in Input) float64 {
-	if in.GradCheckpointing && fsdpAutocastCopies(in) > 0 {
+	// fsdpAutocastCopies' and gatherWidth's conditions, read once.
+	fp32 := fsdpFP32Gather(in)
+	if fp32 && in.GradCheckpointing && in.FSDP2 {
 		return 0
+	}
+	wide := trainWidth(in)
+	if fp32 {
+		wide = 4
 	}
 	a := in.Arch
 	head := float64(a.HeadParams)
 	if a.TiedEmbeddings {
 		head += float64(a.Vocab) * float64(a.Hidden)
 	}
-	return (head + float64(a.MaxLayerParams)) / float64(max(in.TP, 1)) * gatherWidth(in)
+	return (head + float64(a.MaxLayerParams)) / float64(max(in.TP, 1)) * wide
 }
 
 // backwardEndAllocated is what PyTorch's allocator holds at the end of

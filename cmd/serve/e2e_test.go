@@ -844,7 +844,13 @@ func TestE2ESubPath(t *testing.T) {
 // (an empty plan's refusal counts sorted through estimator.SortStable, and
 // a GPU's and a provider's Source and URL generated native-only by record
 // type, source.NativeOnlyOf: −26.1 KB raw, −11.3 KB brotli) brought it to
-// 2,343,201 B (13,187,706 raw).
+// 2,343,201 B (13,187,706 raw). Then (2026-12-01) FSDP's root unit and
+// the backward's start for every sharded fine-tune, the FSDP2 stack input
+// and its Accelerate config, and the disaggregated estimate naming the
+// memory share that leaves a worker no KV cache (+5.1 KB of code, 7.5 KB
+// raw): 2,352,937 B in one build and 2,356,372 B in the next with 1.6 KB
+// less raw code, over it; the budget is 2,362,000 B, 0.4% more, with
+// room for that jitter.
 // A planner in a worker of its
 // own would take 155 KB (plan, launch, simulator; measured by cutting
 // their entry points: 2,051,878 B against 2,206,923 B by the same brotli
@@ -864,7 +870,7 @@ func TestE2ESubPath(t *testing.T) {
 // size before it is blamed.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 2_352_000
+	const budget = 2_362_000
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
