@@ -40,6 +40,7 @@ var audit2Jobs = []struct {
 	{name: "flux", frag: "m=flux.1-dev&rps=1", langs: []string{"en", "zh"}},
 	{name: "gptoss-4090", frag: "m=gpt-oss-20b&g=rtx-4090&e=vllm", langs: []string{"en", "ru"}},
 	{name: "gptoss-16gb", frag: "m=gpt-oss-20b&g=rtx-a4000&e=llamacpp", langs: []string{"en"}},
+	{name: "fsdp-ft", frag: "m=llama-3.1-70b&t=finetune&g=h100-sxm&n=16&z=3&gc=1&tok=1B"},
 	{name: "pretrain", frag: "m=llama-3.1-8b&t=train&tok=1T&dl=720&bud=500000&show=offers", langs: []string{"en", "ru", "zh"}},
 	{name: "rub", frag: "m=llama-3.1-70b&e=vllm&rps=5&cur=RUB&show=offers", langs: []string{"ru"}},
 	{name: "cny", frag: "m=qwen2.5-72b&e=vllm&rps=5&cur=CNY&show=offers", langs: []string{"zh"}},
