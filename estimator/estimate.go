@@ -189,6 +189,7 @@ func estimate(in Input) Result {
 		}
 	}
 	r.PerGPU = s.b
+	r.GradientsInFlight = s.grads != s.b.Gradients
 	r.KVPoolTokens, r.MaxConcurrentSeqs, r.HostOffload = s.poolTokens, s.maxSeqs, s.host
 	peak(in, s, &r) // Peak, Headroom and Fits: the larger of the step and the load
 	if r.Fits && float64(r.Headroom) < 0.05*float64(r.Usable) {

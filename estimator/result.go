@@ -295,6 +295,11 @@ type Result struct {
 	// gradients, optimizer states, the root's gradient twice, the logits
 	// the loop still holds, the fixed overheads; 0 where not modelled.
 	BackwardEnd Bytes
+	// GradientsInFlight says PerGPU.Gradients is what a sharded full
+	// fine-tune with one micro-batch a step holds at its backward's start,
+	// the LM head's gradient and one block's in flight (gradsNoneAtStart),
+	// not the gradients' shards, which are whole only at BackwardEnd.
+	GradientsInFlight bool
 	// OptimizerStep is the memory during the optimizer step where it
 	// allocates a temporary of its own (foreach AdamW: one moment's
 	// worth, foreachTempBytes): the weights without FSDP's gathered

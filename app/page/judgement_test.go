@@ -275,3 +275,37 @@ func TestEngineNoStartWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestGradientsInFlightFormula: a sharded full fine-tune with one
+// micro-batch a step shows at its step's moment the gradients in flight
+// (estimator.Result.GradientsInFlight), and the gradients line says so in
+// its basis, in every language; accumulating, the line keeps the shards'.
+func TestGradientsInFlightFormula(t *testing.T) {
+	in := estimator.DefaultInput(loadTestArch(t))
+	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq, in.PureBF16, in.VRAM = estimator.FullFinetune, 4, 3, 1, 512, true, 80*estimator.GiB
+	formula := func(in estimator.Input, lang string) string {
+		t.Helper()
+		r, err := estimator.Estimate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range Parts(Locale{Lang: lang}, r, "nvidia") {
+			if p.ID == "rs-gradients" {
+				return p.Formula
+			}
+		}
+		t.Fatalf("%s: no gradients line", lang)
+		return ""
+	}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		l := Locale{Lang: lang}
+		if got := formula(in, lang); got != l.T(MsgFGradientsInFlight) {
+			t.Errorf("%s, one micro-batch a step: %q", lang, got)
+		}
+	}
+	acc := in
+	acc.Schedule.GlobalBatch = 8
+	if got := formula(acc, "en"); got != (Locale{Lang: "en"}).T(MsgFGradients) {
+		t.Errorf("accumulating: %q", got)
+	}
+}

@@ -528,6 +528,10 @@ func RuntimeKeys(vendor string) (context, graphs, eager MsgKey) {
 func Parts(l Locale, r estimator.Result, vendor string) []Part {
 	b, cf := r.PerGPU, r.Confidence
 	ctxKey, graphsKey, _ := RuntimeKeys(vendor)
+	gradsF := MsgFGradients
+	if r.GradientsInFlight {
+		gradsF = MsgFGradientsInFlight
+	}
 	all := []struct {
 		key, formula MsgKey
 		id           string
@@ -535,7 +539,7 @@ func Parts(l Locale, r estimator.Result, vendor string) []Part {
 		conf         float64
 	}{
 		{MsgWeights, MsgFWeights, "rs-weights", b.Weights, cf.Weights},
-		{MsgGradients, MsgFGradients, "rs-gradients", b.Gradients, cf.Gradients},
+		{MsgGradients, gradsF, "rs-gradients", b.Gradients, cf.Gradients},
 		{MsgOptimizerStates, MsgFOptimizer, "rs-optimizer", b.Optimizer, cf.Optimizer},
 		{MsgActivations, MsgFActivations, "rs-activations", b.Activations, cf.Activations},
 		{MsgLogits, MsgFLogits, "rs-logits", b.Logits, cf.Logits},

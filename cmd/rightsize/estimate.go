@@ -763,8 +763,11 @@ type towersJSON struct {
 // where loading a base quantised on the GPU needs more, load_peak_bytes;
 // peak_phase says which ("step", "load", "backward-end" or
 // "optimizer-step"). backward_end_bytes is the end of a full fine-tune's
-// backward under PyTorch FSDP1, when the root unit assembles its gradient
-// (0 where not modelled); optimizer_step_bytes the optimizer step where it
+// backward under PyTorch FSDP, when the root unit assembles its gradient
+// (0 where not modelled); gradients_in_flight says per_gpu.gradients_bytes
+// is what such a fine-tune with one micro-batch a step holds at its
+// backward's start, the head's and one block's gradients, not the shards
+// (estimator.Result.GradientsInFlight); optimizer_step_bytes the optimizer step where it
 // allocates a temporary of its own (foreach AdamW, --optimizer-impl; 0
 // otherwise); peak_allocated_bytes is what PyTorch's allocator holds at the
 // largest of the step and those moments (torch.cuda.max_memory_allocated;
@@ -782,6 +785,7 @@ type peakJSON struct {
 	BackwardEndBytes    int64  `json:"backward_end_bytes"`
 	PeakAllocatedBytes  int64  `json:"peak_allocated_bytes"`
 	OptimizerStepBytes  int64  `json:"optimizer_step_bytes"`
+	GradientsInFlight   bool   `json:"gradients_in_flight"`
 }
 
 // ruleJSON is one rule of thumb next to the estimate for one unsharded
@@ -899,7 +903,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 			AllocatedBytes: int64(b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs),
 		},
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
-		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache), int64(r.BackwardEnd), int64(r.PeakAllocated), int64(r.OptimizerStep)},
+		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache), int64(r.BackwardEnd), int64(r.PeakAllocated), int64(r.OptimizerStep), r.GradientsInFlight},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in, r),
 		FitsWith: newFitsWithJSON(in, r, step), FitsWithMemShare: newMemShareFixJSON(in),
@@ -953,7 +957,11 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		if v == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", partName(part, vendor), gib(v), 100*c.Of(part))
+		name := partName(part, vendor)
+		if part == estimator.PartGradients && r.GradientsInFlight {
+			name = "gradients in flight" // the page's basis: the head's and one block's, at the backward's start
+		}
+		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", name, gib(v), 100*c.Of(part))
 	}
 	fmt.Fprintf(tw, "total per GPU\t%s\t%s – %s\t\n", gib(b.Total()), gib(c.Low), gib(c.High))
 	switch {

@@ -621,6 +621,9 @@ func TestFineTuneDefaults(t *testing.T) {
 	if got := one["per_gpu"].(map[string]any)["gradients_bytes"].(float64); math.Abs(got-inFlight) > 4 {
 		t.Errorf("one micro-batch per step: gradients %.0f B, want the head's and a block's in flight %.0f", got, inFlight)
 	}
+	if one["gradients_in_flight"] != true || r["gradients_in_flight"] != false {
+		t.Errorf("gradients_in_flight: one micro-batch %v, accumulating %v", one["gradients_in_flight"], r["gradients_in_flight"])
+	}
 	if !(one["backward_end_bytes"].(float64) > 2*params/4) {
 		t.Errorf("one micro-batch per step: backward end %v, want it to hold the shards %.0f", one["backward_end_bytes"], 2*params/4)
 	}
