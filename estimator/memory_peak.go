@@ -374,7 +374,9 @@ func gradsInFlight(in Input) float64 {
 // autograd runs the embedding's backward, the first op of the forward,
 // last. So the moment holds the sharded weights with the root's unsharded
 // copy (the root reshards only in the final callback, _catch_all_reshard)
-// but no gather buffer, the gradients, the optimizer states, no
+// but no gather buffer, the gradients grads (the whole model's under
+// no_sync; the shards otherwise, the blocks' alone where the step began
+// its backward with none, gradsNoneAtStart), the optimizer states, no
 // activations (freed as the backward went), and the logits the training
 // loop still references: with KeepsLastGraph, LitGPT's fp32 logits
 // (Lightning Fabric's convert_output cast, heldLogitBytes: 4 bytes a
