@@ -289,11 +289,13 @@ type Result struct {
 	// 16-bit weights being quantised or cast (loadTransient); 0 otherwise.
 	LoadPeak Bytes
 	// BackwardEnd is the memory at the end of a full fine-tune's backward
-	// under PyTorch FSDP1 (the stacks Input.FSDPNoSync stands for), when
-	// the root unit's gradient is assembled beside the views' gradients
-	// (rootGradBytes): the sharded weights with the root's whole copy,
-	// gradients, optimizer states, the root's gradient twice, the logits
-	// the loop still holds, the fixed overheads; 0 where not modelled.
+	// under PyTorch FSDP (ZeRO 3 over more than one GPU), when the root
+	// unit's gradient is assembled (rootGradBytes: twice under FSDP1,
+	// beside the views' gradients; once under Input.FSDP2): the sharded
+	// weights with the root's whole copy, the gradients (the whole model's
+	// under no_sync, else the shards), optimizer states, the root's
+	// gradient, the logits the loop still holds, the fixed overheads; 0
+	// where not modelled.
 	BackwardEnd Bytes
 	// GradientsInFlight says PerGPU.Gradients is what a sharded full
 	// fine-tune with one micro-batch a step holds at its backward's start,
