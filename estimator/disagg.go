@@ -316,12 +316,7 @@ func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
 			return k.m, k.m.Err()
 		}
 	}
-	si := z.in
-	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
-	if s.MemShare > 0 {
-		si.GPUMemUtil = s.MemShare
-	}
-	m := NewServingModel(si, z.hw, z.eff, z.w)
+	m := NewServingModel(z.sideInput(s), z.hw, z.eff, z.w)
 	// A few slots (a planner tries several layouts a side against one of
 	// the other side's); a new shape replaces the oldest.
 	i := z.nkept
@@ -335,6 +330,18 @@ func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
 	return m, m.Err()
 }
 
+// sideInput is the job as one worker of side s runs it: its TP, DP, EP
+// and redundant experts, no pipeline or context split, its memory share
+// where the side sets one.
+func (z *DisaggSizer) sideInput(s DisaggSide) Input {
+	si := z.in
+	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
+	if s.MemShare > 0 {
+		si.GPUMemUtil = s.MemShare
+	}
+	return si
+}
+
 // noKVRoom is the error of a side whose worker holds no request's KV
 // cache, on its TP field. Where the cause is SGLang's default memory share
 // under attention DP (EngineShareFix: mem_fraction_static's CUDA-graph
@@ -345,11 +352,8 @@ func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
 // cause.
 func (z *DisaggSizer) noKVRoom(side string, s DisaggSide) error {
 	reason := "the model and one request's KV cache do not fit a " + side + " worker"
-	si := z.in
-	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts, si.GPUs, si.Batch = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts, s.TP, 1
-	if s.MemShare > 0 {
-		si.GPUMemUtil = s.MemShare
-	}
+	si := z.sideInput(s)
+	si.GPUs, si.Batch = s.TP, 1 // one worker at one request, as NewServingModel sizes it
 	if u, ok := EngineShareFix(si); ok {
 		reason = fmt.Sprintf("SGLang's default --mem-fraction-static, %g here (its CUDA-graph reserve grows with attention DP %d), leaves a %s worker no KV cache; --gpu-mem-util %[4]g (--mem-fraction-static %[4]g, as InferenceX's SGLang DeepSeek-R1 multi-node recipes set) fits it",
 			si.MemShare(), s.DP, side, u)

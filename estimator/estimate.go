@@ -612,7 +612,7 @@ func stage(in Input, ps pipeStage, r *Result) stageOut {
 	sh := stageParams(in, ps)
 	out.host = modelStates(in, sh, &out.b, r)
 	out.grads = out.b.Gradients
-	if in.ZeRO == 3 && in.PP <= 1 && gradsNoneAtStart(in) { // the guard spares pipelined and unsharded jobs the call's copy of in
+	if gradsNoneAtStart(in) {
 		out.b.Gradients = toBytes(math.Min(gradsInFlight(in), float64(out.grads)*zeroShards(in)))
 	}
 	seqKV, tokKV := workingMemory(in, sh, ps, &out.b)

@@ -348,21 +348,15 @@ func gradsNoneAtStart(in Input) bool {
 // gradient exists (our H200 Qwen2.5 7B at 8 ranks under FSDP2: 33.02 GB at
 // the forward's end, 25.07 in the backward).
 func gradsInFlight(in Input) float64 {
-	// fsdpAutocastCopies' and gatherWidth's conditions, read once.
-	fp32 := fsdpFP32Gather(in)
-	if fp32 && in.GradCheckpointing && in.FSDP2 {
+	if in.GradCheckpointing && fsdpAutocastCopies(in) > 0 {
 		return 0
-	}
-	wide := trainWidth(in)
-	if fp32 {
-		wide = 4
 	}
 	a := in.Arch
 	head := float64(a.HeadParams)
 	if a.TiedEmbeddings {
 		head += float64(a.Vocab) * float64(a.Hidden)
 	}
-	return (head + float64(a.MaxLayerParams)) / float64(max(in.TP, 1)) * wide
+	return (head + float64(a.MaxLayerParams)) / float64(max(in.TP, 1)) * gatherWidth(in)
 }
 
 // backwardEndAllocated is what PyTorch's allocator holds at the end of
@@ -659,10 +653,8 @@ func peak(in Input, s stageOut, r *Result) {
 		r.PeakAllocated = max(r.PeakAllocated, toBytes(e))
 		return toBytes(e + float64(b.CUDAContext+b.NCCL+b.CUDAGraphs) + kept)
 	}
-	if in.ZeRO == 3 && in.PP <= 1 && in.Task == FullFinetune { // rootGradBytes' jobs: the guard spares the others the call
-		if e := backwardEndAllocated(in, b, s.grads); e > 0 {
-			r.BackwardEnd = moment(e)
-		}
+	if e := backwardEndAllocated(in, b, s.grads); e > 0 {
+		r.BackwardEnd = moment(e)
 	}
 	r.OptimizerStep = 0
 	if e := optimizerStepAllocated(in, b, s.grads); e > 0 {
