@@ -20,6 +20,10 @@ type inferModel struct {
 	// quantised linears (embedding rows, norms, LM head), which a
 	// dequantising kernel never copies (weightBytes).
 	plainBytes float64
+	// ep is the EP groups the routed experts are split over (0: none);
+	// epShare[t] is expertShare(t) for t < epShareTable (nil without EP).
+	ep      int
+	epShare []float64
 	// expertFrac is the routed experts' share of weight; E and k their
 	// count and top-k (0 for dense models); slots the expert slots per
 	// expert with redundant copies (expertSlots).
@@ -87,6 +91,9 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	// tokens touches E·(1 − (1 − k/E)^B) experts of each layer (expected
 	// distinct draws), so decode at small batch reads only those.
 	m.E, m.k, m.slots = float64(a.Experts), float64(a.ExpertsPerToken), expertSlots(in)
+	if in.EP > 1 && m.E > 0 {
+		m.ep = in.EP
+	}
 	if ex := expertParams(a); ex > 0 {
 		m.expertFrac = math.Min(ex, readParams) / math.Max(readParams, 1)
 	}
@@ -167,6 +174,12 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		// weights through the same gptq_marlin kernel as GPTQ/AWQ
 		// Marlin, at that kernel's bandwidth share.
 		m.sc.dq = 1 / marlinBandwidthShare
+	}
+	if m.ep > 1 && m.expertFrac > 0 {
+		m.epShare = make([]float64, epShareTable)
+		for t := range m.epShare {
+			m.epShare[t] = m.expertShare(float64(t))
+		}
 	}
 	m.stepCoeffs()
 	return m
@@ -541,8 +554,73 @@ func (m *inferModel) gpuWeightRead(tokens float64) float64 {
 	if m.expertFrac == 0 {
 		return m.denseBytes
 	}
+	var touched float64
+	if i := int(tokens); float64(i) == tokens && i < len(m.epShare) {
+		touched = m.epShare[i]
+	} else {
+		touched = m.expertShare(tokens)
+	}
+	return m.denseBytes + m.weight*m.expertFrac*m.slots/m.tp*touched
+}
+
+// expertShare is the share of its expert slots one GPU reads in a step of
+// tokens tokens: the expected distinct slots touched (uniform routing),
+// and under EP the busiest group's (maxBinomialShare).
+func (m *inferModel) expertShare(tokens float64) float64 {
 	slots := m.E * m.slots
-	return m.denseBytes + m.weight*m.expertFrac*m.slots/m.tp*(1-math.Pow(1-m.k/slots, tokens))
+	touched := 1 - math.Pow(1-m.k/slots, tokens)
+	if m.ep > 1 {
+		touched = maxBinomialShare(m.ep, math.Round(slots/float64(m.ep)), touched)
+	}
+	return touched
+}
+
+// epShareTable is the decode batches (tokens a step) whose expertShare a
+// model with EP reads from a table built with it (epShare).
+const epShareTable = 64
+
+// maxBinomialShare is E[max of g independent Binomial(n, p)] / n: the
+// share of its n expert slots that the busiest of g EP groups reads in a
+// step where each slot is touched with probability p (uniform routing,
+// the slots taken as independent). The MoE layer waits for that group.
+// E[max] = Σ_{j<n} (1 − F(j)^g) over the binomial's CDF F; the sum stops
+// once F^g is within 1e-12 of 1 and counts 1 for each j whose F^g is
+// below 1e-300 (the binomial's lower tail). Where most slots are touched
+// (the mean untouched slots under 0.01 a group) the share is p to within
+// 1%, and p is returned.
+func maxBinomialShare(g int, n, p float64) float64 {
+	q := 1 - p
+	if !(p > 0) || n < 1 || g <= 1 || n*q < 0.01 {
+		return p
+	}
+	pmf := math.Pow(q, n)
+	if pmf == 0 {
+		return p // q^n underflows only when n·q is far above a group's spread: no group is short
+	}
+	r := p / q
+	cdf, sum := 0.0, 0.0
+	for j := 0.0; j < n; j++ {
+		cdf += pmf
+		pmf *= (n - j) / (j + 1) * r
+		fg := powInt(cdf, g)
+		if fg > 1-1e-12 {
+			break
+		}
+		sum += 1 - fg
+	}
+	return sum / n
+}
+
+// powInt is x^k for k ≥ 1 by repeated squaring.
+func powInt(x float64, k int) float64 {
+	y := 1.0
+	for ; k > 0; k >>= 1 {
+		if k&1 == 1 {
+			y *= x
+		}
+		x *= x
+	}
+	return y
 }
 
 // weightBytes is the bytes one GPU moves for the weights of a forward

@@ -1001,10 +1001,12 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 	}
 	// At 64 requests the DP step pays one more collective a layer (the
 	// gather before the experts and the scatter after, dpGatherLatency)
-	// and saves the 8× replicated latent reads: within 5% of TP's. At 512
+	// and the busiest EP group's experts (64 tokens touch 87% of the
+	// experts on average, the busiest of 8 groups 95%: maxBinomialShare),
+	// and saves the 8× replicated latent reads: 0–12% above TP's. At 512
 	// requests the latent reads win.
-	if r := dpPerf.DecodeStepSeconds / tpPerf.DecodeStepSeconds; !(r > 0.95 && r < 1.05) {
-		t.Errorf("DP decode step %g s against TP's %g s at batch 64: want within 5%%", dpPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
+	if r := dpPerf.DecodeStepSeconds / tpPerf.DecodeStepSeconds; !(r > 1 && r < 1.12) {
+		t.Errorf("DP decode step %g s against TP's %g s at batch 64: want 0–12%% above", dpPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
 	}
 	{
 		big := in
@@ -1018,11 +1020,16 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 	}
 	in.DP = 1
 	// SGLang's EP without DP sums the experts' outputs with the TP
-	// all-reduce (deepseek_v2.py forward_normal): no more than TP's step,
-	// its experts whole on each GPU.
+	// all-reduce (deepseek_v2.py forward_normal): TP's collectives, its
+	// experts whole on each GPU, and the step waits for the GPU whose
+	// experts the batch touches most: above TP's step by that GPU's
+	// extra reads, at most 10% at 64 requests. Measured, InferenceX
+	// DeepSeek-R1 FP8 on 8 B200s with SGLang: EP 8 against EP 1 at 16 in
+	// flight 15.29 against 13.66 ms median TPOT (+12%), at 4 in flight
+	// 11.13 against 8.78 ms (+27%).
 	epPerf := mustPerf(t, in, hw, Efficiency{}, w)
-	if !(epPerf.DecodeStepSeconds <= tpPerf.DecodeStepSeconds) {
-		t.Errorf("SGLang EP without DP step %g s above TP's %g s", epPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
+	if r := epPerf.DecodeStepSeconds / tpPerf.DecodeStepSeconds; !(r > 1 && r <= 1.1) {
+		t.Errorf("SGLang EP without DP step %g s against TP's %g s: want 0–10%% above", epPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
 	}
 	in.Engine, in.EP = TRTLLM, 1
 	trtTP := mustPerf(t, in, hw, Efficiency{}, w)

@@ -54,13 +54,16 @@ func TestLaunchWritesThePlannedShare(t *testing.T) {
 // (estimator.Input.TwoBatchOverlap) for DeepSeek-R1 FP8 on SGLang over two
 // 8 × H100 instances, attention DP and EP over both, launches with
 // SGLang's --enable-two-batch-overlap; the same plan without the option
-// does not, as SGLang's default is off.
+// does not, as SGLang's default is off. The TPOT target is one the
+// overlapped steps meet: at about 110 requests a 16-GPU copy, each half
+// batch reads its busiest EP group's experts (51 ms a token against 40 ms
+// without the overlap on 8 × H100 instances' 3,200 Gbit/s).
 func TestLaunchWritesTwoBatchOverlap(t *testing.T) {
 	for _, tbo := range []bool{true, false} {
 		req := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
 		req.Input.Weights, req.Input.TwoBatchOverlap = estimator.FP8, tbo
 		req.Workload.PromptTokens, req.Workload.OutputTokens = 1024, 1024
-		req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds = 2, 0.05
+		req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds = 2, 0.06
 		o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
 		res, err := plan.Plan(req, []plan.Offer{*o}, plan.Options{})
 		if err != nil || res.Cheapest < 0 {

@@ -132,7 +132,46 @@ func disaggArgs(r map[string]string, batch int) ([]string, string) {
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
+	if disaggRecipeFP8KV(r["framework"], r["hardware"], r["run_date"]) {
+		args = append(args, "--kv-dtype", "fp8")
+	}
 	return args, ""
+}
+
+// disaggRecipeFP8KV reports whether the recipe that ran a disaggregated
+// row stored the KV cache in FP8 (both sides: the handover moves the
+// cache as stored). The dashboard's kv_cache_dtype column is empty for
+// these rows; the recipes say:
+//   - dynamo-trt: every TensorRT-LLM recipe InferenceX names sets
+//     kv_cache_config dtype: fp8 on both sides (NVIDIA/srt-slurm
+//     recipes/trtllm/{b200,b300,gb200,gb300}-{fp4,fp8}, h100-fp8, h200
+//     at a69553ff, 2026-08-20: 330 of 330 files; before 2026-01 the
+//     ai-dynamo/dynamo components/backends/trtllm/performance_sweeps
+//     configs, e.g. gb200/1k1k/stp/ctx1_gen1_dep8_batch512_eplb0_mtp0.yaml);
+//   - mori-sglang (MI355X): --kv-cache-dtype fp8_e4m3 in the DeepSeek-R1
+//     server flags from the first recipe (billishyahao/sglang_disagg
+//     sglang_disagg_server.sh, 2025-12-19) to InferenceX's own copy
+//     (benchmarks/multi_node/amd_utils/models.yaml from 2026-02-19);
+//   - dynamo-sglang on Blackwell: --kv-cache-dtype fp8_e4m3 in every
+//     NVIDIA/srt-slurm DeepSeek-R1 recipe (recipes/{b200,gb200,gb300}-*,
+//     from their first version, 2026-01-27 on GB200/GB300 and 2026-03-03
+//     on B200; c88ef731); the GB200 rows of 2025-12 ran ai-dynamo/dynamo's
+//     frozen slurm_jobs scripts, whose stored gb200-fp8.sh sets no KV
+//     dtype (the engine's default, bf16 here), and H100/H200 recipes set
+//     none.
+func disaggRecipeFP8KV(framework, hardware, runDate string) bool {
+	switch framework {
+	case "dynamo-trt", "mori-sglang":
+		return true
+	case "dynamo-sglang":
+		switch hardware {
+		case "b200", "b300", "gb300":
+			return true
+		case "gb200":
+			return runDate >= "2026-01-27"
+		}
+	}
+	return false
 }
 
 // disaggExperts is the routed experts of the replayed models

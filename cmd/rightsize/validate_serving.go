@@ -106,7 +106,47 @@ func inferencexArgs(r map[string]string) ([]string, bool) {
 	if n := sglangRecipeRecvInterval(r["framework"], r["hardware"], dp, conc); n > 0 {
 		args = append(args, "--scheduler-recv-interval", strconv.Itoa(n))
 	}
+	if recipeFP8KV(r["framework"], r["hardware"], r["precision"], r["run_date"]) {
+		args = append(args, "--kv-dtype", "fp8")
+	}
 	return args, true
+}
+
+// recipeFP8KV reports whether the InferenceX recipe that ran a row stored
+// the KV cache in FP8 (the engines' default stores it in the model's
+// activation dtype, bf16 here). Read from every version of the
+// DeepSeek-R1 single-node scripts (benchmarks/dsr1_*.sh, later
+// benchmarks/single_node/{,fixed_seq_len/}dsr1_*.sh, 2025-10 → 2026-08,
+// SemiAnalysisAI/InferenceX at 843c6254, Apache-2.0):
+//   - TensorRT-LLM: kv_cache_config dtype: fp8 in every version;
+//   - SGLang on B200/B300: --kv-cache-dtype fp8_e4m3 in every version; on
+//     H200 never (auto);
+//   - SGLang on MI300X/MI325X from 2026-01-23 (commits 32772c579,
+//     e9b6e0fde: "Set --kv-cache-dtype fp8_e4m3"), MI355X FP4 from
+//     2025-12-16 (332fec529), MI355X FP8 from 2026-03-05 (9d39c92ee); a
+//     run on the day of the change is the run the change triggered;
+//   - the development-branch B200 rows (together_runner at 2a6a04c0):
+//     SGLang --kv-cache-dtype fp8_e4m3, vLLM kv-cache-dtype: fp8.
+func recipeFP8KV(framework, hardware, precision, runDate string) bool {
+	switch framework {
+	case "trt", "vllm":
+		return true
+	case "sglang":
+	default:
+		return false
+	}
+	switch hardware {
+	case "b200", "b300":
+		return true
+	case "mi300x", "mi325x":
+		return runDate >= "2026-01-23"
+	case "mi355x":
+		if precision == "fp4" {
+			return runDate >= "2025-12-16"
+		}
+		return runDate >= "2026-03-05"
+	}
+	return false
 }
 
 // trtRecipeBalanceIters is the attention-DP balance that InferenceX's
