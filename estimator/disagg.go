@@ -255,7 +255,8 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 // builds its own Scheduler from the one scheduler_config
 // (vllm/v1/engine/core.py), so every rank schedules up to
 // --max-num-batched-tokens a step, the ranks' forwards aligned for the
-// experts; a budget the user names is each rank's too. SGLang divides its chunked_prefill_size
+// experts; a budget the user names is each rank's too, in both engines (TensorRT-LLM's
+// max_num_tokens is the executor config every rank's PyExecutor is built from). SGLang divides its chunked_prefill_size
 // by dp_size over the ranks (server_args.py, _handle_data_parallelism: "DP
 // attention is enabled. The chunked prefill size is adjusted to … to avoid
 // MoE kernel issues"): the worker's forward keeps the one budget. Taking
@@ -265,7 +266,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 // (63 rows), so the measured workers do not reach it.
 func DisaggPrefillBatch(in Input, dp, budget, prompt int) int {
 	switch {
-	case in.Engine == VLLM:
+	case in.Engine == VLLM || in.Engine == TRTLLM:
 		// One scheduler a DP rank, at the user's budget or the default.
 		if in.MaxBatchedTokens > 0 {
 			budget = in.MaxBatchedTokens
@@ -273,8 +274,6 @@ func DisaggPrefillBatch(in Input, dp, budget, prompt int) int {
 		budget *= max(dp, 1)
 	case in.MaxBatchedTokens > 0:
 		budget = in.MaxBatchedTokens
-	case in.Engine == TRTLLM:
-		budget *= max(dp, 1)
 	}
 	return max(1, budget/max(prompt, 1))
 }

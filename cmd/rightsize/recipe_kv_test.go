@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -72,7 +73,7 @@ func TestInferenceXDisaggRecipeKV(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for _, r := range rows {
-		args, why := disaggArgs(r, 0)
+		args, why := disaggArgs(r, 0, 0)
 		if why != "" {
 			continue
 		}
@@ -94,4 +95,48 @@ func TestInferenceXDisaggRecipeKV(t *testing.T) {
 		}
 	}
 	t.Log(seen)
+}
+
+// TestRecipePrefillBatch: the prefill worker's prompts a forward under
+// the recipe's settings, each attention-DP rank scheduling its own.
+// SGLang GB200 DEP 8 at 8k (chunked-prefill-size 131,072 over 8 ranks,
+// max-prefill-tokens at its 16,384 default): 2 a rank, 16; the same with
+// max-running-requests 24 (3 a rank): 16; SGLang H100 TP 16 with a
+// 2,048-token chunk: one prompt, chunked; TensorRT-LLM B200 FP8 at 8k
+// (max_num_tokens 8,320, max_batch_size 1, 8 ranks): 8; at 1k
+// (16,384 and 16): 16 a rank, 128; no settings: 0.
+func TestRecipePrefillBatch(t *testing.T) {
+	for _, c := range []struct {
+		fw   string
+		p    map[string]string
+		isl  int
+		want int
+	}{
+		{"dynamo-sglang", map[string]string{"chunked_prefill_size": "131072", "dp_size": "8", "max_running_requests": "30000"}, 8192, 16},
+		{"mori-sglang", map[string]string{"chunked_prefill_size": "131072", "dp_size": "8", "max_running_requests": "24"}, 8192, 16},
+		{"mori-sglang", map[string]string{"chunked_prefill_size": "131072", "dp_size": "8", "max_running_requests": "8"}, 8192, 8},
+		{"dynamo-sglang", map[string]string{"chunked_prefill_size": "2048", "max_prefill_tokens": "2048", "dp_size": "1"}, 8192, 1},
+		{"dynamo-sglang", map[string]string{"chunked_prefill_size": "65536", "max_prefill_tokens": "8192", "dp_size": "8"}, 8192, 8},
+		{"dynamo-trt", map[string]string{"max_num_tokens": "8320", "max_batch_size": "1", "dp_size": "8"}, 8192, 8},
+		{"dynamo-trt", map[string]string{"max_num_tokens": "16384", "max_batch_size": "16", "dp_size": "8"}, 1024, 128},
+		{"dynamo-trt", map[string]string{}, 1024, 0},
+	} {
+		if got := recipePrefillBatch(c.p, c.fw, c.isl); got != c.want {
+			t.Errorf("%s %v at %d: %d prompts, want %d", c.fw, c.p, c.isl, got, c.want)
+		}
+	}
+	rows, err := readCSV(calDir, inferencexPrefillFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range rows {
+		isl, _ := strconv.Atoi(r["isl"])
+		if recipePrefillBatch(r, r["framework"], isl) > 0 {
+			n++
+		}
+	}
+	if n < 400 {
+		t.Errorf("%d of %d recipe rows give a prefill batch, want ≥ 400", n, len(rows))
+	}
 }

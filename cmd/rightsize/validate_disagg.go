@@ -23,6 +23,66 @@ const inferencexDisaggFile = "inferencex/inferencex_disagg_points.csv"
 // entry names (inferencex/README.md, "Decode batch").
 const inferencexDecodeBatchFile = "inferencex/inferencex_disagg_decode_batch.csv"
 
+// inferencexPrefillFile holds the prefill workers' scheduling settings of
+// the recipe that ran each row (chunked-prefill-size, max-prefill-tokens,
+// max-running-requests and DP size for SGLang; max_num_tokens,
+// max_batch_size and attention-DP ranks for TensorRT-LLM), read by
+// inferencex/vendor_disagg_prefill.py (inferencex/README.md, "Prefill
+// batch").
+const inferencexPrefillFile = "inferencex/inferencex_disagg_prefill.csv"
+
+// sglangDefaultMaxPrefillTokens is SGLang's --max-prefill-tokens default,
+// the prompt tokens one rank's prefill batch admits where a recipe sets
+// none (server_args.py: max_prefill_tokens = 16384).
+const sglangDefaultMaxPrefillTokens = 16384
+
+// recipePrefillBatch is the prompts of isl tokens one prefill forward of
+// the worker carries under the recipe's settings p (a row of
+// inferencexPrefillFile), 0 where they do not say. Each attention-DP rank
+// schedules its own requests: TensorRT-LLM every rank at max_num_tokens
+// and max_batch_size (one PyExecutor a rank); SGLang every rank at
+// chunked-prefill-size / dp-size (server_args.py divides it under DP
+// attention) and max-prefill-tokens (PrefillAdder's rem_chunk_tokens and
+// rem_input_tokens), at most max-running-requests / dp-size requests
+// (scheduler.py: per_dp_max_running_requests). A rank takes whole prompts
+// while they fit, at least one (a longer prompt is chunked over forwards on
+// its rank).
+func recipePrefillBatch(p map[string]string, framework string, isl int) int {
+	n := func(k string) int { v, _ := strconv.Atoi(p[k]); return v }
+	dp := max(n("dp_size"), 1)
+	if isl < 1 {
+		return 0
+	}
+	var perRank int
+	switch framework {
+	case "dynamo-trt":
+		tok, b := n("max_num_tokens"), n("max_batch_size")
+		if tok < 1 {
+			return 0
+		}
+		perRank = max(1, tok/isl)
+		if b > 0 {
+			perRank = min(perRank, b)
+		}
+	case "dynamo-sglang", "mori-sglang":
+		chunk := n("chunked_prefill_size")
+		if chunk < 1 {
+			return 0
+		}
+		tok := min(chunk/dp, max(n("max_prefill_tokens"), 0))
+		if n("max_prefill_tokens") < 1 {
+			tok = min(chunk/dp, sglangDefaultMaxPrefillTokens)
+		}
+		perRank = max(1, tok/isl)
+		if m := n("max_running_requests"); m > 0 {
+			perRank = min(perRank, max(1, m/dp))
+		}
+	default:
+		return 0
+	}
+	return dp * perRank
+}
+
 // disaggLayoutKey is a row's setting (GPU, precision, lengths, MTP,
 // concurrency and both sides' layouts), as the decode-batch table keys it.
 func disaggLayoutKey(r map[string]string) string {
@@ -66,7 +126,7 @@ var disaggGPUs = map[string]string{"h100": "h100-sxm", "h200": "h200-sxm", "b200
 // fitting_disagg_gen_init_requests only). The replay passes the worker's
 // slots as --decode-batch, which the estimate's decode-bound closed loop
 // turns into the wait for a slot.
-func disaggArgs(r map[string]string, batch int) ([]string, string) {
+func disaggArgs(r map[string]string, batch, prefillBatch int) ([]string, string) {
 	model, ok := inferencexModels[r["model"]]
 	if !ok {
 		return nil, "model"
@@ -121,6 +181,9 @@ func disaggArgs(r map[string]string, batch int) ([]string, string) {
 		if red := redundantFor(disaggExperts[model], ep); red > 0 {
 			args = append(args, "--"+s+"-redundant-experts", strconv.Itoa(red))
 		}
+	}
+	if prefillBatch > 0 {
+		args = append(args, "--prefill-batch", strconv.Itoa(prefillBatch))
 	}
 	if batch > 0 {
 		g, _ := strconv.Atoi(r["gpus_per_decode_worker"])
@@ -210,6 +273,14 @@ func disaggCases(dir string) ([]valCase, error) {
 	if err != nil {
 		return nil, err
 	}
+	prows, err := readCSV(dir, inferencexPrefillFile)
+	if err != nil {
+		return nil, err
+	}
+	prefills := map[string]map[string]string{}
+	for _, p := range prows {
+		prefills[disaggLayoutKey(p)+p["framework"]+"|"+p["run_date"]] = p
+	}
 	batches := map[string]int{}
 	for _, b := range brows {
 		n, err := strconv.Atoi(b["decode_max_batch"])
@@ -229,7 +300,12 @@ func disaggCases(dir string) ([]valCase, error) {
 		if r["framework"] == "dynamo-trt" {
 			batch = batches[disaggLayoutKey(r)]
 		}
-		args, why := disaggArgs(r, batch)
+		pb := 0
+		if p, ok := prefills[disaggLayoutKey(r)+r["framework"]+"|"+r["run_date"]]; ok {
+			isl, _ := strconv.Atoi(r["isl"])
+			pb = recipePrefillBatch(p, r["framework"], isl)
+		}
+		args, why := disaggArgs(r, batch, pb)
 		if why == "" {
 			// A layout the estimate rejects (the model does not fit a
 			// worker) is not expressible either.

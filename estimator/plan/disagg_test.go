@@ -385,8 +385,10 @@ func TestDisaggPlanPrefillBatch(t *testing.T) {
 
 // TestDisaggPrefillBatch: TensorRT-LLM's and vLLM's budget is a rank's,
 // SGLang's the worker's; a budget the user names replaces the default
-// (on vLLM, each rank's: before, vLLM's DP 8 worker carried 4 prompts of
-// 2,000 tokens a forward, one 8,192-token budget, not 32).
+// and stays each rank's on vLLM and TensorRT-LLM (before, their DP 8
+// workers carried 4 prompts of 2,000 tokens a forward at a named
+// 8,192-token budget, not 32: vLLM until 2026-11, TensorRT-LLM, whose
+// max_num_tokens every rank's PyExecutor takes, until 2026-12).
 func TestDisaggPrefillBatch(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	for _, c := range []struct {
@@ -394,7 +396,7 @@ func TestDisaggPrefillBatch(t *testing.T) {
 		set, dp, prompt, want int
 	}{
 		{estimator.TRTLLM, 0, 8, 2000, 32},
-		{estimator.TRTLLM, 8192, 8, 2000, 4},
+		{estimator.TRTLLM, 8192, 8, 2000, 32},
 		{estimator.SGLang, 0, 8, 2000, 4},
 		{estimator.SGLang, 0, 8, 9000, 1},
 		{estimator.VLLM, 16384, 1, 2000, 8},
