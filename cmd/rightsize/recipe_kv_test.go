@@ -140,3 +140,28 @@ func TestRecipePrefillBatch(t *testing.T) {
 		t.Errorf("%d of %d recipe rows give a prefill batch, want ≥ 400", n, len(rows))
 	}
 }
+
+// TestDecodeSlots: a decode worker's slots under its recipe. TensorRT-LLM
+// with attention DP over 8 GPUs at max_batch_size 16 (the recipe's own
+// value, over the 8 its file name says): 128; without DP, the name's 64
+// where the recipe was not read; SGLang's max-running-requests 512 for the
+// worker (B200 FP8 1P/5D at 4,096 in flight); no setting: 0.
+func TestDecodeSlots(t *testing.T) {
+	trtDP := map[string]string{"framework": "dynamo-trt", "decode_dp_attention": "true", "gpus_per_decode_worker": "8"}
+	trtTP := map[string]string{"framework": "dynamo-trt", "decode_dp_attention": "false", "gpus_per_decode_worker": "8"}
+	sgl := map[string]string{"framework": "dynamo-sglang", "decode_dp_attention": "true", "gpus_per_decode_worker": "8"}
+	for _, c := range []struct {
+		r, p  map[string]string
+		named int
+		want  int
+	}{
+		{trtDP, map[string]string{"decode_max_batch_size": "16"}, 8, 128},
+		{trtTP, nil, 64, 64},
+		{sgl, map[string]string{"decode_max_running_requests": "512"}, 0, 512},
+		{sgl, map[string]string{}, 0, 0},
+	} {
+		if got := decodeSlots(c.r, c.p, c.named); got != c.want {
+			t.Errorf("%v %v named %d: %d slots, want %d", c.r, c.p, c.named, got, c.want)
+		}
+	}
+}

@@ -83,6 +83,39 @@ func recipePrefillBatch(p map[string]string, framework string, isl int) int {
 	return dp * perRank
 }
 
+// decodeSlots is the requests one decode worker of row r runs at once
+// under its recipe (0: not known): p is the row's recipe settings
+// (inferencexPrefillFile; nil where not matched), named the TensorRT-LLM
+// decode batch the recipe's file name states (inferencexDecodeBatchFile;
+// 0 where none). TensorRT-LLM's generation worker schedules at most
+// max_batch_size requests a rank (each attention-DP rank runs its own
+// executor and scheduler); a transferred request beyond them stays in
+// DISAGG_GENERATION_INIT until a slot frees (py_executor.py
+// _executor_loop: _schedule → _prepare_disagg_gen_init for the
+// fitting_disagg_gen_init_requests only). The recipe's own value is taken
+// where read (it differs from its file name's in 4 of 171 rows), the name's
+// otherwise. SGLang's decode worker runs at most max-running-requests over
+// all its DP ranks (scheduler.py splits it, per_dp_max_running_requests);
+// a request beyond them waits for one to finish.
+func decodeSlots(r, p map[string]string, named int) int {
+	n := func(k string) int { v, _ := strconv.Atoi(p[k]); return v }
+	switch r["framework"] {
+	case "dynamo-trt":
+		b := named
+		if v := n("decode_max_batch_size"); v > 0 {
+			b = v
+		}
+		if b > 0 && r["decode_dp_attention"] == "true" {
+			g, _ := strconv.Atoi(r["gpus_per_decode_worker"])
+			b *= max(g, 1) // max_batch_size per attention-DP rank
+		}
+		return b
+	case "dynamo-sglang", "mori-sglang":
+		return n("decode_max_running_requests")
+	}
+	return 0
+}
+
 // disaggLayoutKey is a row's setting (GPU, precision, lengths, MTP,
 // concurrency and both sides' layouts), as the decode-batch table keys it.
 func disaggLayoutKey(r map[string]string) string {
@@ -117,16 +150,12 @@ var disaggGPUs = map[string]string{"h100": "h100-sxm", "h200": "h200-sxm", "b200
 // disaggArgs is the estimate command of one measured point, or why the
 // point cannot be expressed.
 //
-// batch is the recipe's decode max_batch_size for the row's setting (0:
-// not known). TensorRT-LLM's generation worker schedules at most that
-// many requests (per attention-DP rank: each rank runs its own
-// executor and scheduler); a transferred request beyond them stays in
-// DISAGG_GENERATION_INIT until a slot frees (py_executor.py
-// _executor_loop: _schedule → _prepare_disagg_gen_init for the
-// fitting_disagg_gen_init_requests only). The replay passes the worker's
-// slots as --decode-batch, which the estimate's decode-bound closed loop
-// turns into the wait for a slot.
-func disaggArgs(r map[string]string, batch, prefillBatch int) ([]string, string) {
+// slots is the decode worker's request slots under the row's recipe (0:
+// not known; decodeSlots), passed as --decode-batch, which the
+// estimate's decode-bound closed loop turns into the wait for a slot;
+// prefillBatch its prefill worker's prompts a forward (recipePrefillBatch),
+// passed as --prefill-batch.
+func disaggArgs(r map[string]string, slots, prefillBatch int) ([]string, string) {
 	model, ok := inferencexModels[r["model"]]
 	if !ok {
 		return nil, "model"
@@ -185,12 +214,8 @@ func disaggArgs(r map[string]string, batch, prefillBatch int) ([]string, string)
 	if prefillBatch > 0 {
 		args = append(args, "--prefill-batch", strconv.Itoa(prefillBatch))
 	}
-	if batch > 0 {
-		g, _ := strconv.Atoi(r["gpus_per_decode_worker"])
-		if r["decode_dp_attention"] == "true" {
-			batch *= g // max_batch_size per attention-DP rank
-		}
-		args = append(args, "--decode-batch", strconv.Itoa(batch))
+	if slots > 0 {
+		args = append(args, "--decode-batch", strconv.Itoa(slots))
 	}
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
@@ -296,16 +321,13 @@ func disaggCases(dir string) ([]valCase, error) {
 		n := disaggRows[r["split"]]
 		n[0]++
 		disaggRows[r["split"]] = n
-		batch := 0
-		if r["framework"] == "dynamo-trt" {
-			batch = batches[disaggLayoutKey(r)]
-		}
+		p := prefills[disaggLayoutKey(r)+r["framework"]+"|"+r["run_date"]] // nil: not matched
 		pb := 0
-		if p, ok := prefills[disaggLayoutKey(r)+r["framework"]+"|"+r["run_date"]]; ok {
+		if p != nil {
 			isl, _ := strconv.Atoi(r["isl"])
 			pb = recipePrefillBatch(p, r["framework"], isl)
 		}
-		args, why := disaggArgs(r, batch, pb)
+		args, why := disaggArgs(r, decodeSlots(r, p, batches[disaggLayoutKey(r)]), pb)
 		if why == "" {
 			// A layout the estimate rejects (the model does not fit a
 			// worker) is not expressible either.

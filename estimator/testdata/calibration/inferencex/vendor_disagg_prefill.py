@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Vendor inferencex_disagg_prefill.csv: the PREFILL workers' scheduling settings
-of the recipe that ran each row of inferencex_disagg_points.csv.
+of the recipe that ran each row of inferencex_disagg_points.csv, and, in the
+`decode_*` columns after `config_date`, the DECODE workers' settings of the
+same recipe (step 4; they take no part in the matching).
 
 Sources (local git mirrors, read with `git show`; nothing is fetched):
   - SemiAnalysisAI/InferenceX: `.github/configs/nvidia-master.yaml` and
@@ -86,10 +88,46 @@ Method
      context worker's `tensor_parallel_size` with attention DP, else 1, and
      `kv_cache_config.free_gpu_memory_fraction`. stderr notes where the
      recipe's tp or attention DP differs from the row's.
+  4. Decode side, from the same recipe (the one the matched version names;
+     empty where it does not set a value):
+     - SGLang (dynamo-sglang): the `sglang_config.decode` section of the
+       expanded recipe (a zip variant's list already gives the selected
+       variant's value, as srtctl does): `max-running-requests` (global, all
+       DP ranks), `chunked-prefill-size`, `dp-size` (`data-parallel-size`; 1
+       if unset), `mem-fraction-static`, `max-total-tokens`,
+       `cuda-graph-max-bs` (else the largest of a `cuda-graph-bs` list),
+       `enable-dp-attention` (-> decode_enable_attention_dp). A list still
+       left after expansion takes the item of `benchmark.concurrencies` that
+       runs the row's concurrency (one value per item), else is left empty
+       (stderr).
+     - TensorRT-LLM (dynamo-trt): the `trtllm_config.decode` (generation)
+       worker's `max_batch_size`, `max_num_tokens` (per attention-DP rank),
+       `kv_cache_config.free_gpu_memory_fraction`, `kv_cache_config.dtype`,
+       `enable_attention_dp`. The 2025 GB200 entries: the decode side's
+       `DECODE_MAX_BATCH_SIZE`, `DECODE_MAX_NUM_TOKENS`,
+       `DECODE_GPU_MEM_FRACTION` and the entry's decode dp-attn; the KV dtype
+       was set inside ai-dynamo/dynamo: empty.
+     - AMD in-tree launcher: server_sglang.sh's (else server.sh's) decode
+       flags at the matched config version: the models.yaml `decode` block of
+       its 3-way choice (DP attention > EP only > neither) with the script's
+       defaults, DECODE_TP_SIZE from submit.sh (DECODE_NODES x tp / workers),
+       max-running-requests = the block's value, or cuda_graph_bs_range's end
+       x DECODE_TP_SIZE where the DP branch says so, or the entry's largest
+       concurrency where the script has the DP+EP override;
+       `--chunked-prefill-size` only where DECODE_MODE_FLAGS passes it (its
+       formula evaluated with env.sh's MORI_MAX_DISPATCH_TOKENS_DECODE);
+       cuda-graph max = the range's end; dp-size = DECODE_TP_SIZE with DP.
+     - billishyahao/sglang_disagg: the decode flags composed as the script
+       does (base, DP, decode; the last wins), DECODE_TP_SIZE = 8 x
+       DECODE_NODES / workers.
+     stderr notes decode values that differ between the candidate versions
+     that agree on the prefill side (the chosen one is kept), between the
+     q1 squashes, and a recipe's decode tp or attention DP unlike the row's.
 
 Output: one line per distinct (row key, framework, run date); `recipe` is
 repo:path[:selector]@commit, `config_commit` / `config_date` the config version
-that named it. Unmatched rows are counted on stderr by framework, GPU and reason.
+that named it, then the decode columns. Unmatched rows are counted on stderr by
+framework, GPU and reason.
 
 Usage: vendor_disagg_prefill.py INFERENCEX_GIT_DIR SRT_SLURM_GIT_DIR [SGLANG_DISAGG_GIT_DIR] \
            > inferencex_disagg_prefill.csv
@@ -109,6 +147,10 @@ KEY = ['hardware', 'precision', 'isl', 'osl', 'spec_decoding', 'conc', 'prefill_
        'prefill_ep', 'prefill_dp_attention', 'decode_num_workers', 'gpus_per_decode_worker', 'decode_ep', 'decode_dp_attention']
 VALS = ['chunked_prefill_size', 'max_prefill_tokens', 'max_running_requests', 'dp_size', 'enable_dp_attention',
         'mem_fraction_static', 'max_total_tokens', 'max_num_tokens', 'max_batch_size', 'free_gpu_memory_fraction']
+# decode side (appended after config_date); they never take part in matching
+DVALS = ['decode_max_running_requests', 'decode_chunked_prefill_size', 'decode_dp_size', 'decode_mem_fraction_static',
+         'decode_max_total_tokens', 'decode_cuda_graph_max_bs', 'decode_max_batch_size', 'decode_max_num_tokens',
+         'decode_free_gpu_memory_fraction', 'decode_kv_dtype', 'decode_enable_attention_dp']
 Loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 
 
@@ -304,6 +346,43 @@ def trt_values(cfg):
                 free_gpu_memory_fraction=(cfg.get('kv_cache_config') or {}).get('free_gpu_memory_fraction'), _tp=tp)
 
 
+def graph_max(v):
+    """cuda-graph-bs: a list (or a space/comma separated string) of batch sizes -> the largest."""
+    if v is None:
+        return None
+    items = v if isinstance(v, list) else re.split(r'[\s,]+', str(v).strip())
+    nums = [int(x) for x in items if str(x).strip().isdigit()]
+    return max(nums) if nums else None
+
+
+def sglang_decode_values(cfg):
+    sg = norm(cfg)
+    dp = sg.get('dp-size', sg.get('data-parallel-size'))
+    gmax = sg.get('cuda-graph-max-bs')
+    if gmax is None:
+        gmax = graph_max(sg.get('cuda-graph-bs'))
+    return dict(decode_max_running_requests=sg.get('max-running-requests'),
+                decode_chunked_prefill_size=sg.get('chunked-prefill-size'), decode_dp_size=dp if dp is not None else 1,
+                decode_mem_fraction_static=sg.get('mem-fraction-static'), decode_max_total_tokens=sg.get('max-total-tokens'),
+                decode_cuda_graph_max_bs=gmax, decode_enable_attention_dp=bool(sg.get('enable-dp-attention', False)),
+                _dtp=sg.get('tp-size', sg.get('tensor-parallel-size')))
+
+
+def trt_decode_values(cfg):
+    kv = cfg.get('kv_cache_config') or {}
+    return dict(decode_max_batch_size=cfg.get('max_batch_size'), decode_max_num_tokens=cfg.get('max_num_tokens'),
+                decode_free_gpu_memory_fraction=kv.get('free_gpu_memory_fraction'), decode_kv_dtype=kv.get('dtype'),
+                decode_enable_attention_dp=bool(cfg.get('enable_attention_dp', False)), _dtp=cfg.get('tensor_parallel_size'))
+
+
+def conc_items(c):
+    """benchmark.concurrencies as its ordered items, each the set of concurrencies it runs."""
+    if c is None:
+        return None
+    items = c if isinstance(c, list) else [c]
+    return [{int(x) for x in re.split(r'[x,\s]+', str(i)) if x.strip().isdigit()} for i in items]
+
+
 def concs_of(c):
     if c is None:
         return None
@@ -316,13 +395,20 @@ def recipe_values(text, selector):
     be = cfg.get('backend') or {}
     if (be.get('sglang_config') or {}).get('prefill') is not None:
         v = sglang_values(be['sglang_config']['prefill'])
+        dec, extract = (be['sglang_config'].get('decode'), sglang_decode_values)
     elif (be.get('trtllm_config') or {}).get('prefill') is not None:
         v = trt_values(be['trtllm_config']['prefill'])
+        dec, extract = (be['trtllm_config'].get('decode'), trt_decode_values)
     else:
         raise Unmatched('recipe has no prefill section')
+    if isinstance(dec, dict):
+        v.update(extract(dec))
+    else:
+        v['_dnote'] = 'recipe has no decode section'
     res = cfg.get('resources') or {}
     v['_workers'] = (res.get('prefill_workers'), res.get('decode_workers'))
     v['_concs'] = concs_of((cfg.get('benchmark') or {}).get('concurrencies'))
+    v['_conc_items'] = conc_items((cfg.get('benchmark') or {}).get('concurrencies'))
     return v
 
 
@@ -378,6 +464,10 @@ class Srt:
             if diff:
                 notes.append('%s%s: %s (run %s) vs q1 squash %s differ, first kept: %s'
                              % (path, ':' + selector if selector else '', chosen[1][:8], day, after[0][1][:8], diff))
+            ddiff = {k: (v.get(k), va.get(k)) for k in DVALS if v.get(k) != va.get(k)}
+            if ddiff:
+                notes.append('%s%s: %s (run %s) vs q1 squash %s differ on the decode side, first kept: %s'
+                             % (path, ':' + selector if selector else '', chosen[1][:8], day, after[0][1][:8], ddiff))
         return v, tag(chosen[1])
 
 
@@ -497,7 +587,80 @@ def amd_intree(ix, e, commit):
     v = dict(chunked_prefill_size=cps, max_prefill_tokens=num(f.get('max-prefill-tokens')), max_running_requests=mrr,
              dp_size=ptp if dp else 1, enable_dp_attention=bool(dp), mem_fraction_static=pf.get('mem_fraction_static', 0.8),
              max_total_tokens=mtt, _tp=ptp)
+    try:
+        v.update(amd_intree_decode(e, m, name, server, submit, show(ix, commit, base + 'env.sh') or ''))
+    except Unmatched as x:
+        v['_dnote'] = str(x)
     return v, 'SemiAnalysisAI/InferenceX:%smodels.yaml[%s]@%s' % (base, name, commit)
+
+
+# server_sglang.sh / server.sh: the defaults its inline Python gives each decode block (max_running_requests,
+# chunked_prefill_size, cuda_graph_bs_range) and the decode memory fraction; the same in every version read
+AMD_DECODE_DEFAULTS = {'dp': (4096, 262144, '1-160'), 'ep_only': (256, 262144, '1-256'), 'no_dp': (128, 262144, '1-128')}
+
+
+def amd_intree_decode(e, m, name, server, submit, envtext):
+    """The decode worker's flags as server_sglang.sh (or server.sh) composes them: the models.yaml decode block
+    of the 3-way choice DP > EP-only > no DP, the DP branch's max-running-requests (the block's value, or
+    cuda_graph_bs_range's end x DECODE_TP_SIZE where the script says so), the DP+EP override (the job's largest
+    concurrency) where the script has it, and --chunked-prefill-size only where DECODE_MODE_FLAGS passes it."""
+    dnodes = setting(e, 'DECODE_NODES')
+    if dnodes is None:
+        raise Unmatched('entry has no DECODE_NODES')
+    workers, tp, ep, dp = e['d']
+    mm = re.search(r'export DECODE_TP_SIZE=\$\(\((.*?)\)\)', submit)
+    if not mm:
+        raise Unmatched('submit.sh sets no DECODE_TP_SIZE')
+    ns = {'DECODE_NODES': int(dnodes), 'DECODE_WORKERS': workers, 'DECODE_TP': tp, 'GPUS_PER_NODE': 8}
+    dtp = int(eval(mm.group(1).replace('$', ''), {'__builtins__': {}}, ns))
+    kind = 'dp' if dp else ('ep_only' if ep != 1 else 'no_dp')
+    dd = m.get('decode') or {}
+    blk = dd.get(kind) or {}
+    dmrr, dcps, drange = AMD_DECODE_DEFAULTS[kind]
+    rng = str(blk.get('cuda_graph_bs_range', drange))
+    gend = int(rng.split('-')[1]) if '-' in rng else int(drange.split('-')[1])
+    # the branch of the 3-way block that sets decode_max_running_requests
+    branch = re.search(r'if \[\[ "\$DECODE_ENABLE_DP" == "true" \]\]; then\n(.*?)\nelif \[\[ "\$DECODE_ENABLE_EP" == "true" \]\]; then\n'
+                       r'(.*?)\nelse\n(.*?)\nfi', server, re.S)
+    if not branch:
+        raise Unmatched('server script has no DP / EP-only / no-DP decode block')
+    text = branch.group({'dp': 1, 'ep_only': 2, 'no_dp': 3}[kind])
+    a = re.search(r'decode_max_running_requests=(.*?)\s*$', text, re.M)
+    if not a:
+        raise Unmatched('decode block sets no decode_max_running_requests')
+    upper = kind.upper()
+    if a.group(1) == '$((DECODE_CUDA_GRAPH_BS_%s_END * DECODE_TP_SIZE))' % upper:
+        mrr = gend * dtp
+    elif a.group(1) == '$DECODE_MAX_RUNNING_REQUESTS_%s' % upper:
+        mrr = blk.get('max_running_requests', dmrr)
+    else:
+        raise Unmatched('unknown decode_max_running_requests=%s' % a.group(1))
+    if dp and ep != 1 and re.search(r'\[\[ "\$DECODE_ENABLE_DP" == "true" \]\] && \[\[ "\$DECODE_ENABLE_EP" == "true" \]\]; then\s*\n'
+                                   r'\s*decode_max_running_requests=\$BENCH_MAX_CONC_VALUE', server):
+        mrr = max(e['concs'])  # DP+EP override: the job's largest concurrency
+    mode = re.search(r'^DECODE_MODE_FLAGS="([^"]*)"', server, re.M)
+    if not mode:
+        raise Unmatched('server script sets no DECODE_MODE_FLAGS')
+    cps = None
+    if re.search(r'--chunked-prefill-size \$\{decode_chunked_prefill_size\}', mode.group(1)):
+        cps = blk.get('chunked_prefill_size', dcps)
+        if isinstance(cps, str):
+            env = {'MODEL_NAME': name, 'ENGINE': 'sglang-disagg', 'GPUS_PER_NODE': '8',
+                   'DECODE_ENABLE_DP': 'true' if dp else 'false', 'DECODE_ENABLE_EP': 'true' if ep != 1 else 'false'}
+            disp = shell_value(envtext, 'MORI_MAX_DISPATCH_TOKENS_DECODE', env)
+            ns = {'DECODE_TP_SIZE': dtp, 'yD': workers, 'DECODE_NODES': int(dnodes)}
+            if disp is not None:
+                ns['MORI_MAX_DISPATCH_TOKENS_DECODE'] = int(disp)
+            cps = int(eval(cps, {'__builtins__': {}}, ns))
+    sub = {'DECODE_MEM_FRACTION_STATIC': str(dd.get('mem_fraction_static', 0.85)), 'decode_max_running_requests': str(mrr),
+           'decode_chunked_prefill_size': str(cps), 'decode_cuda_graph_bs[*]': str(gend)}
+    spec = re.sub(r'\$\{([\w\[\]*]+)\}', lambda x: sub.get(x.group(1), x.group(0)), mode.group(1))
+    f = flags(m.get('base_flags', '') + ' ' + (m.get('dp_flags', '') if dp else '') + ' ' + spec)
+    return dict(decode_max_running_requests=num(f.get('max-running-requests')),
+                decode_chunked_prefill_size=num(f.get('chunked-prefill-size')), decode_dp_size=dtp if dp else 1,
+                decode_mem_fraction_static=num(f.get('mem-fraction-static')), decode_max_total_tokens=num(f.get('max-total-tokens')),
+                decode_cuda_graph_max_bs=num(f.get('cuda-graph-max-bs', f.get('cuda-graph-bs'))),
+                decode_enable_attention_dp=bool(dp), _dtp=dtp)
 
 
 def amd_layout(e):
@@ -553,7 +716,40 @@ def amd_sglang_disagg(ix, sgd, e, commit, day):
              max_running_requests=num(f.get('max-running-requests')), dp_size=ptp if dp else 1,
              enable_dp_attention=bool(dp), mem_fraction_static=num(f.get('mem-fraction-static')),
              max_total_tokens=num(f.get('max-total-tokens')), _tp=ptp)
+    try:
+        v.update(sglang_disagg_decode(server, name, e))
+    except Unmatched as x:
+        v['_dnote'] = str(x)
     return v, 'billishyahao/sglang_disagg:sglang_disagg_server.sh[%s]@%s' % (name, src)
+
+
+def sglang_disagg_decode(server, name, e):
+    """sglang_disagg_server.sh's decode flags: base, DP (with DP attention), decode; the last wins."""
+    dnodes = setting(e, 'DECODE_NODES')
+    if dnodes is None:
+        raise Unmatched('entry has no DECODE_NODES')
+    workers, tp, ep, dp = e['d']
+    dtp = 8 * int(dnodes) // workers  # submit_disagg.sh: DECODE_TP_SIZE = 8 GPUs x nodes / workers
+    blk = re.search(r'if \[\[ "\$DECODE_ENABLE_DP" == "true" \]\]; then\n(.*?)\nelse\n(.*?)\nfi', server, re.S)
+    if not blk:
+        raise Unmatched('sglang_disagg_server.sh has no decode DP block')
+    text = blk.group(1 if dp else 2)
+    var = dict(re.findall(r'(decode_\w+)=(\S+)', text))
+    g = re.search(r'decode_cuda_graph_bs=\(\$\(seq (\d+) (\d+)\)\)', text)
+    spec = bash_assoc(server, 'MODEL_DECODE_CONFIGS', name)
+    if g:
+        spec = spec.replace('${decode_cuda_graph_bs[*]}', g.group(2))
+    for k, val in var.items():
+        spec = spec.replace('${%s}' % k, val)
+    f = flags(bash_assoc(server, 'MODEL_BASE_CONFIGS', name) + ' ' +
+              (bash_assoc(server, 'MODEL_DP_CONFIGS', name) if dp else '') + ' ' + spec)
+    if any('$' in str(x) for x in f.values()):
+        raise Unmatched('unresolved variable in sglang_disagg decode flags')
+    return dict(decode_max_running_requests=num(f.get('max-running-requests')),
+                decode_chunked_prefill_size=num(f.get('chunked-prefill-size')), decode_dp_size=dtp if dp else 1,
+                decode_mem_fraction_static=num(f.get('mem-fraction-static')), decode_max_total_tokens=num(f.get('max-total-tokens')),
+                decode_cuda_graph_max_bs=num(f.get('cuda-graph-max-bs', f.get('cuda-graph-bs'))),
+                decode_enable_attention_dp=bool(dp), _dtp=dtp)
 
 
 # ---------------------------------------------------------------- main
@@ -569,6 +765,11 @@ def resolve(srtr, ix, sgd, e, commit, day, notes):
         _, tp, _, dp = e['p']
         v = dict(max_num_tokens=num(setting(e, 'PREFILL_MAX_NUM_TOKENS')), max_batch_size=num(setting(e, 'PREFILL_MAX_BATCH_SIZE')),
                  enable_dp_attention=dp, dp_size=tp if dp else 1, _tp=tp)
+        # decode: the entry's DECODE_* settings (passed to the same performance_sweeps); the KV dtype is set there: empty
+        v.update(decode_max_batch_size=num(setting(e, 'DECODE_MAX_BATCH_SIZE')),
+                 decode_max_num_tokens=num(setting(e, 'DECODE_MAX_NUM_TOKENS')),
+                 decode_free_gpu_memory_fraction=num(setting(e, 'DECODE_GPU_MEM_FRACTION')),
+                 decode_enable_attention_dp=e['d'][3])
         return v, 'SemiAnalysisAI/InferenceX:.github/configs/nvidia-master.yaml[%s PREFILL_MAX_NUM_TOKENS,PREFILL_MAX_BATCH_SIZE]@%s' % (e['name'], commit)
     if e['framework'] == 'dynamo-sglang':
         raise Unmatched('ai-dynamo/dynamo slurm_jobs scripts (SCRIPT_MODE=%s; not mirrored)' % (setting(e, 'SCRIPT_MODE') or 'default'))
@@ -581,6 +782,25 @@ def fmt(v):
     if isinstance(v, bool):
         return 'true' if v else 'false'
     return str(v)
+
+
+def decode_row(v, conc, note):
+    """The decode values of v for a row at concurrency conc: a list left by the recipe (one value per
+    benchmark.concurrencies item) gives the item's that runs conc."""
+    out = {}
+    for k in DVALS:
+        x = v.get(k)
+        if isinstance(x, list):
+            items = v.get('_conc_items') or []
+            hit = [i for i, s in enumerate(items) if conc in s]
+            if len(items) == len(x) and hit:
+                x = x[hit[0]]
+            else:
+                note('%s %s: not one value per benchmark.concurrencies item %s holding conc %d; empty'
+                     % (k, x, [sorted(i) for i in items], conc))
+                x = None
+        out[k] = x
+    return out
 
 
 def row_layout(r):
@@ -657,6 +877,20 @@ def main():
                 raise err or Unmatched('no recipe of a layout match ran this concurrency')
             mains = [xv for xv in chosen if xv[0][2] in mainline]
             (d, t, c, e), (v, recipe) = max(mains or chosen, key=lambda xv: xv[0][1])
+            dnote = lambda m: notes.append('%s %s %s conc %d (%s): %s' % (fw, hw, r['run_date'], conc, recipe, m))
+            dv = decode_row(v, conc, dnote)
+            others = {tuple(fmt(y) for y in decode_row(v2, conc, lambda m: None).values()) for x2, (v2, _) in chosen}
+            if len(others) > 1:
+                dnote('decode values differ between the candidates that agree on the prefill side (the latest kept): %s'
+                      % sorted(others))
+            if v.get('_dnote'):
+                dnote('decode side left empty: ' + v['_dnote'])
+            gpd = int(r['gpus_per_decode_worker'])
+            if v.get('_dtp') is not None and int(v['_dtp']) != gpd:
+                dnote('recipe decode tp %s != row GPUs per decode worker %d' % (v['_dtp'], gpd))
+            if dv.get('decode_enable_attention_dp') is not None and \
+                    dv['decode_enable_attention_dp'] != (r['decode_dp_attention'].lower() == 'true'):
+                dnote('recipe decode attention DP %s != row %s' % (fmt(dv['decode_enable_attention_dp']), r['decode_dp_attention'].lower()))
             if how:
                 notes.append('%s %s %s conc %d: concurrency not in the entry conc-list; matched by %s (%s)'
                              % (fw, hw, r['run_date'], conc, how, recipe))
@@ -666,11 +900,11 @@ def main():
             if v.get('enable_dp_attention') != (r['prefill_dp_attention'].lower() == 'true'):
                 notes.append('%s %s %s: recipe prefill attention DP %s != row %s'
                              % (fw, hw, recipe, fmt(v['enable_dp_attention']), r['prefill_dp_attention'].lower()))
-            out[key + (fw, r['run_date'])] = [fmt(v.get(x)) for x in VALS] + [recipe, c, d]
+            out[key + (fw, r['run_date'])] = [fmt(v.get(x)) for x in VALS] + [recipe, c, d] + [fmt(dv.get(x)) for x in DVALS]
         except Unmatched as x:
             unmatched[(fw, hw, str(x))] += 1
     w = csv.writer(sys.stdout, lineterminator='\n')
-    w.writerow(KEY + ['framework', 'run_date'] + VALS + ['recipe', 'config_commit', 'config_date'])
+    w.writerow(KEY + ['framework', 'run_date'] + VALS + ['recipe', 'config_commit', 'config_date'] + DVALS)
     for k in sorted(out, key=lambda k: (k[14], k[0], k[1], int(k[2]), int(k[3]), k[4], int(k[5])) + k[6:14] + (k[15],)):
         w.writerow(list(k) + out[k])
     matched = collections.Counter()
