@@ -255,8 +255,9 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 // builds its own Scheduler from the one scheduler_config
 // (vllm/v1/engine/core.py), so every rank schedules up to
 // --max-num-batched-tokens a step, the ranks' forwards aligned for the
-// experts; a budget the user names is each rank's too, in both engines (TensorRT-LLM's
-// max_num_tokens is the executor config every rank's PyExecutor is built from). SGLang divides its chunked_prefill_size
+// experts. A budget the user names is each rank's too, in both engines
+// (TensorRT-LLM's max_num_tokens is the config every rank's PyExecutor is
+// built from). SGLang divides its chunked_prefill_size
 // by dp_size over the ranks (server_args.py, _handle_data_parallelism: "DP
 // attention is enabled. The chunked prefill size is adjusted to … to avoid
 // MoE kernel issues"): the worker's forward keeps the one budget. Taking
