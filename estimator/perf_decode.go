@@ -562,7 +562,7 @@ func (m *inferModel) gpuWeightRead(tokens float64) float64 {
 		return m.denseBytes
 	}
 	var touched float64
-	if i := int(tokens); float64(i) == tokens && i < len(m.epShare) {
+	if i := int(tokens); i >= 0 && i < len(m.epShare) && float64(i) == tokens {
 		touched = m.epShare[i]
 	} else {
 		touched = m.expertShare(tokens)

@@ -48,7 +48,7 @@ const sglangDefaultMaxPrefillTokens = 16384
 // while they fit, at least one (a longer prompt is chunked over forwards on
 // its rank).
 func recipePrefillBatch(p map[string]string, framework string, isl int) int {
-	n := func(k string) int { v, _ := strconv.Atoi(p[k]); return v }
+	n := func(k string) int { return recipeInt(p, k) }
 	dp := max(n("dp_size"), 1)
 	if isl < 1 {
 		return 0
@@ -69,11 +69,11 @@ func recipePrefillBatch(p map[string]string, framework string, isl int) int {
 		if chunk < 1 {
 			return 0
 		}
-		tok := min(chunk/dp, max(n("max_prefill_tokens"), 0))
-		if n("max_prefill_tokens") < 1 {
-			tok = min(chunk/dp, sglangDefaultMaxPrefillTokens)
+		mpt := n("max_prefill_tokens")
+		if mpt < 1 {
+			mpt = sglangDefaultMaxPrefillTokens
 		}
-		perRank = max(1, tok/isl)
+		perRank = max(1, min(chunk/dp, mpt)/isl)
 		if m := n("max_running_requests"); m > 0 {
 			perRank = min(perRank, max(1, m/dp))
 		}
@@ -98,11 +98,10 @@ func recipePrefillBatch(p map[string]string, framework string, isl int) int {
 // all its DP ranks (scheduler.py splits it, per_dp_max_running_requests);
 // a request beyond them waits for one to finish.
 func decodeSlots(r, p map[string]string, named int) int {
-	n := func(k string) int { v, _ := strconv.Atoi(p[k]); return v }
 	switch r["framework"] {
 	case "dynamo-trt":
 		b := named
-		if v := n("decode_max_batch_size"); v > 0 {
+		if v := recipeInt(p, "decode_max_batch_size"); v > 0 {
 			b = v
 		}
 		if b > 0 && r["decode_dp_attention"] == "true" {
@@ -111,9 +110,23 @@ func decodeSlots(r, p map[string]string, named int) int {
 		}
 		return b
 	case "dynamo-sglang", "mori-sglang":
-		return n("decode_max_running_requests")
+		return recipeInt(p, "decode_max_running_requests")
 	}
 	return 0
+}
+
+// recipeInt is the integer setting k of a recipe row p (0 where unset,
+// not an integer, or p is nil).
+func recipeInt(p map[string]string, k string) int {
+	v, _ := strconv.Atoi(p[k])
+	return v
+}
+
+// recipeKey keys a row of the points file or of inferencexPrefillFile by
+// its setting, framework and run date, the match vendor_disagg_prefill.py
+// makes.
+func recipeKey(r map[string]string) string {
+	return disaggLayoutKey(r) + r["framework"] + "|" + r["run_date"]
 }
 
 // disaggLayoutKey is a row's setting (GPU, precision, lengths, MTP,
@@ -304,7 +317,7 @@ func disaggCases(dir string) ([]valCase, error) {
 	}
 	prefills := map[string]map[string]string{}
 	for _, p := range prows {
-		prefills[disaggLayoutKey(p)+p["framework"]+"|"+p["run_date"]] = p
+		prefills[recipeKey(p)] = p
 	}
 	batches := map[string]int{}
 	for _, b := range brows {
@@ -321,11 +334,10 @@ func disaggCases(dir string) ([]valCase, error) {
 		n := disaggRows[r["split"]]
 		n[0]++
 		disaggRows[r["split"]] = n
-		p := prefills[disaggLayoutKey(r)+r["framework"]+"|"+r["run_date"]] // nil: not matched
+		p := prefills[recipeKey(r)] // nil: not matched
 		pb := 0
 		if p != nil {
-			isl, _ := strconv.Atoi(r["isl"])
-			pb = recipePrefillBatch(p, r["framework"], isl)
+			pb = recipePrefillBatch(p, r["framework"], recipeInt(r, "isl"))
 		}
 		args, why := disaggArgs(r, decodeSlots(r, p, batches[disaggLayoutKey(r)]), pb)
 		if why == "" {
