@@ -146,7 +146,9 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 			// all-reduce (python/sglang/srt/models/deepseek_v2.py,
 			// DeepseekV2MoE.forward_normal: tensor_model_parallel_all_reduce
 			// after the experts): the same ring as tensor parallelism.
-			a2a = 2 * m.k * h * elem * epAllToAllSecondsPerByte(hw, in.EP)
+			// The dispatch carries each element at moeDispatchBytes, the
+			// combine at the activations' width.
+			a2a = m.k * h * (moeDispatchBytes(in, elem) + elem) * epAllToAllSecondsPerByte(hw, in.EP)
 			mlp = a2a / dpRanks(in)
 		}
 		m.commPerToken = m.layers * (ring(m.atp) + mlp)
@@ -331,6 +333,25 @@ func allReduceLatency(hw Hardware, t float64) float64 {
 // expert-parallel all-to-all (dispatch and combine): a serving MoE with EP,
 // except SGLang's EP without attention data parallelism, which sums the
 // ranks' experts with an all-reduce (newInferModel).
+//
+// TensorRT-LLM and vLLM keep the all-to-all's figure without attention DP
+// as a measured stand-in, not as what their code runs. Their code sums
+// the experts there with an all-reduce too: TensorRT-LLM selects no
+// all-to-all unless mapping.enable_attention_dp (the fused MoE modules'
+// select_alltoall_method_type, DeepseekV3MoE's should_enable_alltoall;
+// tensorrt_llm/_torch/modules/fused_moe, models/modeling_deepseekv3.py),
+// and vLLM's FusedMoEParallelConfig.use_all2all_kernels is dp_size > 1
+// and use_ep (vllm/model_executor/layers/fused_moe/config.py). Priced as
+// that all-reduce, their EP rows without DP come out too fast: TensorRT-LLM
+// DeepSeek-R1 FP8 TP 8 EP 8 with 8k prompts at 4 in flight reads a median
+// TTFT of 264 ms against 381 ms measured on eight H200s (443 ms with the
+// all-to-all) and 216 against 318 ms on eight B200s (306 ms), and
+// GPUStack's vLLM Qwen3-235B-A22B FP8 TP 8 EP burst on H100s +105 →
+// +181% throughput. The same engine's EP 1 rows say the missing cost is
+// not the exchange (H200, 8k: 374 ms at EP 1 against 381 ms at EP 8), and
+// no prompt rate for it can be fitted (no fit row pairs 1k with 8k prompts
+// there), so the all-to-all's figure stays on these rows
+// (testdata/calibration/README.md, ninety-eighth round).
 func epAllToAll(in Input) bool {
 	return in.EP > 1 && in.Arch.IsMoE() && (in.Engine != SGLang || dpRanks(in) > 1)
 }
@@ -470,6 +491,34 @@ func epAllToAllSecondsPerByte(hw Hardware, ep int) float64 {
 	}
 	return math.Max((d-1)/e/hw.LinkBandwidth, (e-d)/e/hw.NetworkBandwidth)
 }
+
+// moeDispatchBytes is the bytes one element of a token's hidden state
+// takes in the expert-parallel dispatch, where elem is the activations'
+// width (the combine's). TensorRT-LLM quantises NVFP4 activations before
+// the exchange under attention DP: its fused MoE modules set
+// use_postquant_alltoall where the all-to-all runs and the weights are
+// NVFP4 (environment TRTLLM_MOE_POST_QUANT_ALLTOALLV, on by default), and
+// the all-gather path quantises first too (fp4_quantize with
+// scaling_vector_size 16 "for both postquant alltoall and allgather"), so
+// each element crosses as 4 bits plus one E4M3 scale byte per 16
+// elements (nvfp4ActivationBytes); the combine returns in 16 bits
+// (use_low_precision_combine is off by default; NVIDIA/TensorRT-LLM
+// tensorrt_llm/_torch/modules/fused_moe/fused_moe_cutlass.py,
+// fused_moe_wide_ep.py). Later releases quantise before the exchange for
+// other formats as well (use_postquant_alltoall without the NVFP4
+// condition); the release that changed it was not read, so FP8 keeps
+// elem. Every other exchange keeps elem: the DeepEP bytes term was matched
+// to DeepEP's FP8-dispatch measurements at that width (deepEPFloor).
+func moeDispatchBytes(in Input, elem float64) float64 {
+	if in.Engine == TRTLLM && in.Weights == FP4 && dpRanks(in) > 1 {
+		return nvfp4ActivationBytes
+	}
+	return elem
+}
+
+// nvfp4ActivationBytes is one NVFP4 element with its share of the block
+// scale: 4 bits, and one E4M3 byte for every 16 elements.
+const nvfp4ActivationBytes = 0.5 + 1.0/16
 
 // dpGatherLatency is the latency of the collective that attention data
 // parallelism adds to every layer: the DP ranks' tokens are gathered
