@@ -105,8 +105,7 @@ func decodeSlots(r, p map[string]string, named int) int {
 			b = v
 		}
 		if b > 0 && r["decode_dp_attention"] == "true" {
-			g, _ := strconv.Atoi(r["gpus_per_decode_worker"])
-			b *= max(g, 1) // max_batch_size per attention-DP rank
+			b *= max(recipeInt(r, "gpus_per_decode_worker"), 1) // max_batch_size per attention-DP rank
 		}
 		return b
 	case "dynamo-sglang", "mori-sglang":
