@@ -337,7 +337,10 @@ func TestAbsorbedMLADecode(t *testing.T) {
 	}
 
 	// A step's verified draft tokens cost what they cost as a prompt's
-	// chunk for a model without MLA, and more for DeepSeek-V3.
+	// chunk for a model without MLA, and more for DeepSeek-V3, at a
+	// release whose prompt tokens cost the step model's rate (v0.5.5:
+	// before SGLang's Hopper FP8 prompt rate, enginePromptRates, which
+	// prices prompt tokens and not draft tokens).
 	hw := Hardware{PeakFLOPS: 989e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
 	w := Workload{PromptTokens: 8192, OutputTokens: 1024}
 	st := Step{DecodeSeqs: 256, DecodeContext: 256 * 8704, PrefillTokens: 256, PrefillSeqs: 256, PrefillContext: 256 * 8704,
@@ -347,6 +350,7 @@ func TestAbsorbedMLADecode(t *testing.T) {
 	for _, f := range []string{"llama-3.1-70b.json", "deepseek-v3.json"} {
 		in := DefaultInput(loadArch(t, f))
 		in.Task, in.Engine, in.Weights, in.TP, in.DP, in.VRAM = Inference, SGLang, FP8, 8, 8, 141*GiB
+		in.EngineVersion = EngineVersion{0, 5, 5}
 		if !in.Arch.IsMLA() {
 			in.DP = 1
 		}

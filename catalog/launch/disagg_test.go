@@ -820,9 +820,10 @@ func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 // TestEmitDisaggSidesOwnShapes: each side's script starts workers of its
 // own layout (plan.DisaggPlan's PrefillWorker and DecodeWorker).
 // DeepSeek-R1 FP8 on SGLang at 100
-// requests/s on the catalog's 8 × H200 instances plans prefill workers of
-// tensor-parallel attention with EP 8 beside decode workers of attention
-// DP 8 / EP 8: prefill.sh runs no attention DP, decode.sh does, and
+// requests/s of 8,000-token prompts on the catalog's 8 × H200 instances
+// plans prefill workers of tensor-parallel attention with EP 8 beside
+// decode workers of attention DP 8 / EP 8 (at 1,000-token prompts both
+// sides now run attention DP: plan's TestDisaggPlan): prefill.sh runs no attention DP, decode.sh does, and
 // TensorRT-LLM's option files and router configuration say the same.
 // With its decode workers widened to attention DP and EP over two
 // instances' 16 GPUs, decode.sh starts one worker over --nnodes 2 while
@@ -835,7 +836,7 @@ func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 	in := input(t, "deepseek-r1")
 	in.Engine, in.Weights = estimator.SGLang, estimator.FP8
-	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1000, OutputTokens: 1000,
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 8000, OutputTokens: 1000,
 		TTFTP95Seconds: 2, TPOTSeconds: 0.1}}
 	var offers []plan.Offer
 	for _, o := range catalog.Default().PlanOffers(in.Weights) {

@@ -77,7 +77,11 @@ var servingAchieved = []struct {
 	// (testdata/calibration/README.md, "The first wave's cause").
 	{loadTTFTNoWave, false, [3]float64{0.425, 0.408, 0.451}},
 	{"load TTFT p99", false, [3]float64{0.494, 0.523, 0.386}},
-	{"load TTFT vs median", false, [3]float64{0.615, 0.560, 1.521}},
+	// SGLang's Hopper FP8 prompt rate (enginePromptRates, 1.2; ninety-ninth
+	// round) lengthens the H200 history rows' modelled mean, which this
+	// group holds against their medians: test 56.0 → 63.7%, while the same
+	// rows' p50 went 11.0 → 5.0% (H200 SGLang, test).
+	{"load TTFT vs median", false, [3]float64{0.615, 0.637, 1.521}},
 	{"load TTFT p50", false, [3]float64{0.145, 0.119, 0.135}},
 	{"load TPOT", false, [3]float64{0.109, 0.098, 0.068}},
 	{"load TPOT vs median", false, [3]float64{0.073, 0.086, 0.078}},

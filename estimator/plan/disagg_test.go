@@ -42,13 +42,17 @@ func TestDisaggPlan(t *testing.T) {
 	}
 	t.Logf("%d prefill workers %+v + %d decode workers %+v on %d instances: TTFT %.3f s, TPOT %.1f ms; $%.0f/month against $%.0f aggregated", d.Prefill, pw, d.Decode, dw, d.Instances, d.TTFTSeconds, 1000*d.TPOTSeconds, d.MonthlyCostUSD, res.Rows[res.Cheapest].MonthlyCostUSD)
 	// Each side its own layout, as the measured deployments run them:
-	// prefill workers of tensor-parallel attention with the experts over
-	// the instance's 8 GPUs (one prompt's attention over every GPU), decode
-	// workers of attention DP and EP over two instances' 16 GPUs (each
-	// rank's KV pool its own requests'), where both sides used to take
-	// the aggregated row's DP 8 / EP 8 and rented 10 instances.
-	if pw != (plan.DisaggWorker{TP: 8, DP: 1, EP: 8, InstancesPerWorker: 1}) || dw != (plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2}) {
-		t.Errorf("prefill workers %+v, decode workers %+v; want TP 8 · EP 8 and TP 16 · attn-DP 16 · EP 16 over 2 instances", pw, dw)
+	// prefill workers of attention DP with the experts over the instance's
+	// 8 GPUs (SGLang's H200 1k recipes run both this and tensor-parallel
+	// attention; at 2,048 in flight the measured DP 8 worker served 30
+	// prompts/s against the TP 8 worker's 22, and SGLang's Hopper FP8
+	// prompt rate, which prices TP attention's prompts at 1.2×, now says
+	// so too: the same three workers, the shorter TTFT), decode workers of
+	// attention DP and EP over two instances' 16 GPUs (each rank's KV
+	// pool its own requests'), where both sides used to take the
+	// aggregated row's DP 8 / EP 8 and rented 10 instances.
+	if pw != (plan.DisaggWorker{TP: 8, DP: 8, EP: 8, InstancesPerWorker: 1}) || dw != (plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2}) {
+		t.Errorf("prefill workers %+v, decode workers %+v; want TP 8 · attn-DP 8 · EP 8 and TP 16 · attn-DP 16 · EP 16 over 2 instances", pw, dw)
 	}
 	if d.Prefill != 3 || d.Decode != 3 || d.Instances != 9 || !d.Wins {
 		t.Errorf("%d prefill + %d decode workers on %d instances (wins %v), want 3 + 3 on 9, cheaper than the aggregated 10", d.Prefill, d.Decode, d.Instances, d.Wins)
@@ -61,7 +65,7 @@ func TestDisaggPlan(t *testing.T) {
 	}
 	// The reason names each side's whole layout, as the plan tables do,
 	// and what set its count.
-	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3,856 requests at once, as many as its KV cache holds),") {
+	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · attn-DP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3,856 requests at once, as many as its KV cache holds),") {
 		t.Errorf("reason %q does not name the sides' layouts and bounds", w)
 	}
 	// A request that names its layout keeps it on both sides.
@@ -131,11 +135,14 @@ func TestDisaggPlan(t *testing.T) {
 // p95 TTFT target left the workers 27% loaded. Prefill workers of their
 // own layout, tensor-parallel attention with the experts over EP 8 (as
 // InferenceX's H200 SGLang rows at 8k/1k run prefill at TP 8 without
-// attention DP), prefill a prompt over all 8 GPUs: 26 of them, 56
-// instances, 1.12× the aggregated plan. Over a 3.2 Tbit/s network the
-// decode workers widen to attention DP and EP over 16 GPUs and the
-// disaggregated plan is the cheaper one (42 instances against 50, where
-// it was 187).
+// attention DP), prefill a prompt over all 8 GPUs: 30 of them, 60
+// instances, 1.2× the aggregated plan (26 and 56 before SGLang's Hopper
+// FP8 prompt rate put a TP-attention prompt's compute at 1.2×; the
+// measured H200 TP 8 worker of those rows saturated at 3.8 prompts of 8k
+// a second, 26 workers at full load for this rate). Over a 3.2 Tbit/s
+// network the decode workers widen to attention DP and EP over 16 GPUs
+// and the disaggregated plan is the cheaper one (45 instances against
+// 50, where it was 187).
 func TestDisaggPlanLongPrompts(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
@@ -146,8 +153,8 @@ func TestDisaggPlanLongPrompts(t *testing.T) {
 		p, d, inst, agg int
 		wins            bool
 	}{
-		{0, plan.DisaggWorker{TP: 8, DP: 8, EP: 8, InstancesPerWorker: 1}, 26, 30, 56, 50, false},
-		{3200, plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2}, 26, 8, 42, 50, true},
+		{0, plan.DisaggWorker{TP: 8, DP: 8, EP: 8, InstancesPerWorker: 1}, 30, 30, 60, 50, false},
+		{3200, plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2}, 29, 8, 45, 50, true},
 	} {
 		o := gpuOffer(t, "h200-sxm", 8, estimator.FP8)
 		o.NetworkGbps = c.gbps
