@@ -728,6 +728,13 @@ type Input struct {
 	// flight before its prefill. 0 or 1: every step (vLLM's default). vLLM
 	// only.
 	SchedulerSteps int
+	// AsyncScheduling is vLLM's --async-scheduling on a release before
+	// 0.14.0, where it is opt-in (from v0.10, vllm-project/vllm#19970):
+	// the scheduler runs one step ahead of the GPU, so the host's work per
+	// running sequence no longer waits between the steps
+	// (vllmSequenceGapSeconds). From 0.14.0 it is vLLM's default
+	// (vllm-project/vllm#27614) and the field changes nothing. vLLM only.
+	AsyncScheduling bool
 	// SchedulerRecvInterval is SGLang's --scheduler-recv-interval: its
 	// scheduler takes in new requests only every that many forward passes
 	// (ServerArgs.scheduler_recv_interval, default 1: every pass;
@@ -1184,6 +1191,9 @@ func (in Input) validate(l *errList) {
 		l.whole("scheduler-steps", in.SchedulerSteps, "want 0..%d", maxBatch)
 	} else if in.SchedulerSteps > 1 && (in.Engine != VLLM || train) {
 		l.add("scheduler-steps", in.SchedulerSteps, ErrIncompatible, "multi-step scheduling is a vLLM serving option")
+	}
+	if in.AsyncScheduling && (in.Engine != VLLM || train) {
+		l.add("async-scheduling", 1, ErrIncompatible, "async scheduling is a vLLM serving option")
 	}
 	if in.SchedulerRecvInterval < 0 || in.SchedulerRecvInterval > maxBatch {
 		l.whole("scheduler-recv-interval", in.SchedulerRecvInterval, "want 0..%d", maxBatch)

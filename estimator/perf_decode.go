@@ -42,7 +42,10 @@ type inferModel struct {
 	// hostBetween: the serving engine's release runs its per-step host
 	// work between the GPU's steps, not under them (overlapsHost).
 	hostBetween bool
-	layers      float64
+	// seqGap: host seconds per running sequence the engine's release
+	// adds to every step after the GPU's (vllmSequenceGap).
+	seqGap float64
+	layers float64
 	// gemmCost is the matmuls' time relative to InferenceMFU by the
 	// inner dimension each runs at on one GPU (gemmShapeCost).
 	gemmCost float64
@@ -155,6 +158,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.host, m.perLayer = stepFloor(in, hw)
 	m.hostBetween = in.Engine.Pooled() && !overlapsHost(in)
+	m.seqGap = vllmSequenceGap(in)
 	// Each all-reduce also pays a latency that does not shrink with the
 	// message: one collective for attention (over its TP ranks) and one
 	// for the MLP or experts per layer (allReduceLatency); under DeepEP the
@@ -819,7 +823,8 @@ func (m *inferModel) stepSum(tokens, ctok, lctxSum, kvRead float64) (secs float6
 }
 
 // decodeStep is one decode step of batch sequences at context ctx, whose
-// attention runs in the decode form (absorbedAttnScale).
+// attention runs in the decode form (absorbedAttnScale), with the
+// engine's host gap per sequence (seqGap).
 func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memBound bool) {
 	kv := batch * m.kvSeq(ctx)
 	if m.in.Engine == HF {
@@ -829,7 +834,8 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 		d := m.hfDecodeModel()
 		return d.step(batch, d.sc.attended(ctx)*d.sc.absorbed, kv)
 	}
-	return m.step(batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
+	secs, b, memBound = m.step(batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
+	return secs + m.seqGap*batch, b, memBound
 }
 
 // hfDecodeModel is m with its decode steps' compute at

@@ -157,7 +157,39 @@ func engineVersion(in Input) EngineVersion {
 var (
 	sglangOverlapSince = EngineVersion{0, 4, 0}
 	vllmOverlapSince   = EngineVersion{0, 8, 0}
+	// vllmAsyncSince is the first vLLM release that schedules
+	// asynchronously by default (vllm-project/vllm#27614).
+	vllmAsyncSince = EngineVersion{0, 14, 0}
 )
+
+// vllmSequenceGapSeconds is the host time per running sequence that vLLM's
+// V1 engine spends between two GPU steps without async scheduling: its
+// EngineCore schedules step n+1, prepares its inputs and applies step n's
+// sampled tokens (scheduler, input batch and output updates, each a loop
+// over the running requests) after step n's sampled tokens reach the host,
+// while the GPU waits. Measured on the V1 engine: "on Llama2-7b, bs=256,
+// … ShareGPT … the gap between the two decodes … is about 5-6ms"
+// (vllm-project/vllm#10634, 2024-11-25), and 150–170 µs with the
+// scheduling made asynchronous (vllm-project/vllm#11133, the same batch);
+// (5.5 − 0.16) ms / 256 = 21 µs a sequence. Not fitted: the GPUStack
+// vLLM 0.10–0.11 rows are its test (testdata/calibration/README.md,
+// hundredth round). At 1–8 sequences it is under 0.2 ms, as the Qwen3-8B
+// rows above measured no gap.
+const vllmSequenceGapSeconds = 21e-6
+
+// vllmSequenceGap is the host seconds per running sequence that in's
+// engine adds to every step (vllmSequenceGapSeconds): vLLM's V1 engine
+// (0.8.0 on) before its asynchronous scheduling, by default (0.14.0) or
+// by --async-scheduling (Input.AsyncScheduling); 0 otherwise. Releases
+// before 0.8 run their host work between the steps already
+// (overlapsHost).
+func vllmSequenceGap(in Input) float64 {
+	v := engineVersion(in)
+	if in.Engine != VLLM || in.AsyncScheduling || v.Less(vllmOverlapSince) || !v.Less(vllmAsyncSince) {
+		return 0
+	}
+	return vllmSequenceGapSeconds
+}
 
 // overlapsHost reports whether in's serving engine hides its per-step
 // host work under the GPU's step (the step is the longer of the two) or

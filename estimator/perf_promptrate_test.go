@@ -2,6 +2,7 @@ package estimator
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -105,5 +106,62 @@ func TestSGLangPromptRate(t *testing.T) {
 	t.Logf("TTFT rise a prompt token: %.1f µs (step model's rate %.1f µs)", 1e6*r, 1e6*r0)
 	if !(r > 3*r0) || !(r > 45e-6 && r < 75e-6) {
 		t.Errorf("TTFT rise a prompt token %.1f µs (%.1f µs at the step model's rate), want over 3× and within 45–75 µs", 1e6*r, 1e6*r0)
+	}
+}
+
+// TestVLLMSequenceGap: vLLM's V1 engine before asynchronous scheduling
+// (0.8.0 up to 0.14.0, without --async-scheduling) waits 21 µs a running
+// sequence between GPU steps (vllmSequenceGapSeconds): a decode step of
+// 256 sequences on v0.11.0 is the v0.14.0 step plus 5.376 ms, in the
+// simulator's steps and in the closed form's decode step alike; the
+// opt-in flag, the releases from 0.14, those before V1 (which run their
+// host work between steps already) and the other engines add nothing.
+func TestVLLMSequenceGap(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		e     Engine
+		v     EngineVersion
+		async bool
+		want  float64
+	}{
+		{"vLLM 0.11.0", VLLM, EngineVersion{0, 11, 0}, false, 21e-6},
+		{"vLLM 0.8.0", VLLM, EngineVersion{0, 8, 0}, false, 21e-6},
+		{"vLLM 0.13.0", VLLM, EngineVersion{0, 13, 0}, false, 21e-6},
+		{"vLLM 0.11.0 --async-scheduling", VLLM, EngineVersion{0, 11, 0}, true, 0},
+		{"vLLM 0.14.0", VLLM, EngineVersion{0, 14, 0}, false, 0},
+		{"vLLM current", VLLM, EngineVersion{}, false, 0},
+		{"vLLM 0.7.3", VLLM, EngineVersion{0, 7, 3}, false, 0},
+		{"SGLang 0.5.3", SGLang, EngineVersion{0, 5, 3}, false, 0},
+	} {
+		in := Input{Engine: c.e, EngineVersion: c.v, AsyncScheduling: c.async}
+		if got := vllmSequenceGap(in); got != c.want {
+			t.Errorf("%s: %g s a sequence, want %g", c.name, got, c.want)
+		}
+	}
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Task, in.Engine, in.Weights, in.VRAM = Inference, VLLM, BF16, 80*GiB
+	hw := Hardware{PeakFLOPS: 989e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
+	w := Workload{PromptTokens: 512, OutputTokens: 512}
+	old, cur := in, in
+	old.EngineVersion, cur.EngineVersion = EngineVersion{0, 11, 0}, EngineVersion{0, 14, 0}
+	so, sc := NewServingModel(old, hw, Efficiency{}, w), NewServingModel(cur, hw, Efficiency{}, w)
+	st := Step{DecodeSeqs: 256, DecodeContext: 256 * 768}
+	if got, want := so.StepSeconds(st)-sc.StepSeconds(st), 256*21e-6; math.Abs(got-want) > 1e-12 {
+		t.Errorf("decode step of 256 on v0.11.0 is %.6g s over v0.14.0's, want %.6g", got, want)
+	}
+	chunk := Step{DecodeSeqs: 30, DecodeContext: 30 * 768, PrefillTokens: 2048, PrefillSeqs: 2, PrefillContext: 2 * 1024 * 1025 / 2, PrefillKV: 2048}
+	if got, want := so.StepSeconds(chunk)-sc.StepSeconds(chunk), 32*21e-6; math.Abs(got-want) > 1e-12 {
+		t.Errorf("mixed step of 30 decodes and 2 prompts on v0.11.0 is %.6g s over v0.14.0's, want %.6g", got, want)
+	}
+	mo, mc := newInferModel(old, hw, Efficiency{}.resolve(old, hw)), newInferModel(cur, hw, Efficiency{}.resolve(cur, hw))
+	do, _, _ := mo.decodeStep(256, 768)
+	dc, _, _ := mc.decodeStep(256, 768)
+	if math.Abs(do-dc-256*21e-6) > 1e-12 {
+		t.Errorf("closed-form decode step of 256: %.6g s over v0.14.0's, want %.6g", do-dc, 256*21e-6)
+	}
+	bad := in
+	bad.Engine, bad.AsyncScheduling = SGLang, true
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "async-scheduling") {
+		t.Errorf("--async-scheduling on SGLang: %v, want an error on the field", err)
 	}
 }

@@ -42,10 +42,9 @@ var gpustackModels = map[string]struct{ id, precision string }{
 
 // gpustackIgnored are serving flags that change nothing the estimate
 // models (context limits, server address, parsers, CUDA-graph capture
-// sizes, vLLM's async scheduling, which the current releases run by
-// default); every other flag the replay cannot set makes the row
+// sizes); every other flag the replay cannot set makes the row
 // unreplayable.
-var gpustackIgnored = map[string]bool{"--max-model-len": true, "--max_seq_len": true, "--max_seq_len=40960": true, "--async-scheduling": true,
+var gpustackIgnored = map[string]bool{"--max-model-len": true, "--max_seq_len": true, "--max_seq_len=40960": true,
 	"--host": true, "--port": true, "--tool-call-parser": true, "--reasoning-parser": true, "--cuda-graph-max-bs": true,
 	"--trust-remote-code": true}
 
@@ -74,7 +73,7 @@ func gpustackArgs(r map[string]string) ([]string, string) {
 	}
 	var model string
 	tp, dp, ep, budget := 1, 1, 1, 0
-	expertParallel, dpAttention := false, false
+	expertParallel, dpAttention, async := false, false, false
 	for i := 0; i < len(cmd); i++ {
 		f := cmd[i]
 		val := func() (int, bool) {
@@ -116,6 +115,8 @@ func gpustackArgs(r map[string]string) ([]string, string) {
 			expertParallel = true
 		case f == "--enable-dp-attention":
 			dpAttention = true
+		case f == "--async-scheduling":
+			async = true // vLLM's, opt-in before 0.14 (Input.AsyncScheduling)
 		case f == "--max-num-batched-tokens" || f == "--chunked-prefill-size" || strings.HasPrefix(f, "--max_num_tokens"):
 			n, ok := val()
 			if !ok {
@@ -170,6 +171,9 @@ func gpustackArgs(r map[string]string) ([]string, string) {
 	}
 	if v := strings.TrimPrefix(r["engine_version"], "v"); v != "" {
 		args = append(args, "--engine-version", v)
+	}
+	if async {
+		args = append(args, "--async-scheduling")
 	}
 	return args, ""
 }
@@ -315,8 +319,9 @@ func writeGPUStackBreakdown(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "\n## GPUStack's performance lab, by engine, GPU, model and dataset")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "A second benchmark family (gpustack/README.md): `vllm bench serve` against vLLM, SGLang and TensorRT-LLM with")
-	fmt.Fprintln(w, "their defaults on A100, H100 and H200, replayed with the serving command's parallelism, precision and token budget,")
-	fmt.Fprintln(w, "the run's mean lengths and its concurrency. \"conc ≤ 8\" rows hold 1–8 requests in flight; \"burst\" rows send every")
+	fmt.Fprintln(w, "their defaults on A100, H100 and H200, replayed with the serving command's parallelism, precision, token budget and")
+	fmt.Fprintln(w, "vLLM `--async-scheduling` (opt-in before vLLM 0.14), the engine's release, the run's mean lengths and its")
+	fmt.Fprintln(w, "concurrency. \"conc ≤ 8\" rows hold 1–8 requests in flight; \"burst\" rows send every")
 	fmt.Fprintln(w, "request (100–1,000) at once. Split by page: fit pages fixed vLLM's per-request cost, held-back pages fixed nothing.")
 	fmt.Fprintln(w, "By dataset: \"random N\" rows have fixed lengths (N-token prompts), so their errors hold no length-distribution")
 	fmt.Fprintln(w, "term; the \"ShareGPT\" rows' lengths are a uniform draw with the run's means (gpustack/README.md, \"Lengths\").")
