@@ -1,6 +1,7 @@
 package page
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -86,5 +87,58 @@ func TestWithPlanCarriesCheckpointing(t *testing.T) {
 	}
 	if _, p, ok := PlanFromData(func(k string) string { return attrs["data-"+k] }); !ok || !p.Ckpt || p.GPUs != 2 {
 		t.Errorf("data attributes %v read back as %+v", attrs, p)
+	}
+}
+
+// TestWithPlanCarriesRedundantExperts: a planner row whose EP does not
+// divide the model's experts adds redundant copies (plan.Row.
+// RedundantExperts, note.redundant_experts): DeepSeek-R1 over 24 GB200
+// GPUs at EP 24 holds 256 + 8 experts. Applying it, from a pick card or
+// a table row (data-re read back), gives the job the copies, so the page
+// estimates what the row planned; without them "24 does not divide the
+// model's 256 experts". The layout text names them, the form shows the
+// field, and a later row without them clears it.
+func TestWithPlanCarriesRedundantExperts(t *testing.T) {
+	_, in, _ := pageOf(t, "m=deepseek-r1&p=fp8&e=sglang&rps=100&s=2048&out=1024&ttft=2000&tpot=50&g=gb200", nil)
+	p := Plan{GPUs: 24, TP: 24, PP: 1, AttnDP: 24, EP: 24, Redundant: 8}
+	attrs := map[string]string{}
+	for _, a := range planAttrs("gb200", p) {
+		attrs[a.K] = a.V
+	}
+	if attrs["data-re"] != "8" {
+		t.Fatalf("data-re %q, want 8", attrs["data-re"])
+	}
+	gpu, back, ok := PlanFromData(func(k string) string { return attrs["data-"+k] })
+	if !ok || gpu != "gb200" || back != p {
+		t.Fatalf("read back %s %+v, want gb200 %+v", gpu, back, p)
+	}
+	if got := SplitText(p); !strings.Contains(got, "EP 24 +8") {
+		t.Errorf("layout text %q does not name the redundant experts", got)
+	}
+	s := in.State.WithPlan("gb200", p, false)
+	if s[FieldRedundant] != "8" || s[FieldEP] != "24" {
+		t.Fatalf("applied: ep %s redundant %s", s[FieldEP], s[FieldRedundant])
+	}
+	d := Derive(s, nil, in.Prices, nil, "")
+	if !d.R.OK || d.Job.In.EP != 24 || d.Job.In.RedundantExperts != 8 {
+		t.Fatalf("the applied job: ok %v, ep %d, redundant %d (%v %v)", d.R.OK, d.Job.In.EP, d.Job.In.RedundantExperts, d.Errs, d.General)
+	}
+	v := BuildView(ViewIn{State: s, Job: d.Job, R: d.R})
+	found := false
+	for _, f := range v.Form.Fields {
+		if f.F == FieldRedundant {
+			found = f.Value == "8"
+		}
+	}
+	if !found {
+		t.Error("the form does not show the redundant experts the row set")
+	}
+	without := s
+	without[FieldRedundant] = "0"
+	if d := Derive(without, nil, in.Prices, nil, ""); d.R.OK {
+		t.Error("EP 24 without the copies estimated: want the experts' error")
+	}
+	if s = s.WithPlan("gb200", Plan{GPUs: 8, TP: 8, PP: 1, AttnDP: 8, EP: 8}, false); s[FieldRedundant] != "0" {
+		t.Errorf("a row without copies left %q", s[FieldRedundant])
 	}
 }

@@ -42,6 +42,12 @@ type Plan struct {
 	// spread over (estimator.Input.DP and EP, planner.Row.AttnDP and
 	// EP); 0: none.
 	AttnDP, EP int
+	// Redundant is the extra copies of the routed experts over a serving
+	// copy's EP ranks (estimator.Input.RedundantExperts,
+	// planner.Row.RedundantExperts): a row whose EP does not divide the
+	// model's experts adds them (note.redundant_experts), so applying it
+	// sets them, or the applied job would not estimate. 0: none.
+	Redundant int
 	// Ckpt is a training plan's activation checkpointing
 	// (estimator.Input.GradCheckpointing, planner.Row.GradCheckpointing):
 	// a rented fleet's row takes the memory layout that costs least, so
@@ -80,7 +86,7 @@ type Plan struct {
 func PlanOf(in estimator.Input) Plan {
 	p := Plan{GPUs: in.GPUs, TP: in.TP, PP: in.PP, ZeRO: in.ZeRO}
 	if !in.Task.Training() {
-		p.AttnDP, p.EP = layoutDegree(in.DP), layoutDegree(in.EP)
+		p.AttnDP, p.EP, p.Redundant = layoutDegree(in.DP), layoutDegree(in.EP), max(in.RedundantExperts, 0)
 	} else {
 		p.CP, p.Ckpt, p.Offload = layoutDegree(in.CP), in.GradCheckpointing, in.Offload
 	}
@@ -91,7 +97,7 @@ func PlanOf(in estimator.Input) Plan {
 // layout, its offer, and the precision it runs where that is not in's.
 func RowPlan(r *planner.Row, in estimator.Input) Plan {
 	p := Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, CP: layoutDegree(r.CP), AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP),
-		Ckpt: r.GradCheckpointing, Offload: r.Offload, MemShare: r.MemShare}
+		Redundant: r.RedundantExperts, Ckpt: r.GradCheckpointing, Offload: r.Offload, MemShare: r.MemShare}
 	if r.Offer != nil {
 		p.Offer = r.Offer.ID
 	}

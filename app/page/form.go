@@ -461,6 +461,11 @@ func (b *viewBuilder) form() FormView {
 	if res.Params != res.ActiveParams || in.State[FieldEP] != "1" {
 		specs = append(specs, textF(FieldEP, MsgEP))
 	}
+	// Redundant experts where a serving job's EP is set (or a link set
+	// them): an applied planner row of EP 24 over 256 experts holds 8.
+	if r := in.State[FieldRedundant]; (r != "" && r != "0") || (!in.Job.In.Task.Training() && in.Job.In.EP > 1) {
+		specs = append(specs, textF(FieldRedundant, MsgRedundant))
+	}
 	specs = append(specs, textF(FieldDP, MsgDP), selectF(FieldUnits, MsgUnits))
 	v := FormView{Label: b.t(MsgInputs), Fields: b.fields(nil, specs...)}
 	v.Language, _ = b.formField(FieldLang, MsgLanguage, KindSelect)

@@ -476,6 +476,7 @@ const (
 	MsgPerEpoch
 	MsgNeedsDataset
 	MsgEP
+	MsgRedundant
 	MsgDP
 	MsgKindHyperscaler
 	MsgKindGPUCloud
@@ -1033,6 +1034,7 @@ var messagesEN = [NMsgs]string{
 	MsgFirstWave:             "mean of a benchmark at %s in flight, its first wave %s late, as a cold start after the warm-up (estimate)",
 	MsgNeedsDataset:          "give the dataset's tokens for epochs",
 	MsgEP:                    "Expert parallel (EP, MoE)",
+	MsgRedundant:             "Redundant experts (EPLB copies)",
 	MsgDP:                    "Attention data parallel (DP, serving)",
 	MsgKindHyperscaler:       "hyperscaler",
 	MsgKindGPUCloud:          "GPU cloud",
@@ -1555,6 +1557,7 @@ var MessagesRU = [NMsgs]string{
 	MsgFirstWave:             "среднее бенчмарка при %s запросах в работе, первая волна позже на %s — холодный старт после прогрева (оценка)",
 	MsgNeedsDataset:          "для эпох укажите токены датасета",
 	MsgEP:                    "Экспертный параллелизм (EP, MoE)",
+	MsgRedundant:             "Избыточные эксперты (копии EPLB)",
 	MsgDP:                    "DP-параллелизм внимания (сервинг)",
 	MsgKindHyperscaler:       "гиперскейлер",
 	MsgKindGPUCloud:          "GPU-облако",
@@ -2077,6 +2080,7 @@ var messagesZH = [NMsgs]string{
 	MsgFirstWave:             "并发 %s 的基准测试均值，首批请求因预热后的冷启动晚 %s（估算）",
 	MsgNeedsDataset:          "设置轮数时请填写数据集 token 数",
 	MsgEP:                    "专家并行（EP，MoE）",
+	MsgRedundant:             "冗余专家（EPLB 副本）",
 	MsgDP:                    "注意力数据并行（DP，推理服务）",
 	MsgKindHyperscaler:       "超大规模云",
 	MsgKindGPUCloud:          "GPU 云",

@@ -238,6 +238,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.whole(jobspec.CP, &in.CP)
 	r.whole(jobspec.EP, &in.EP)
 	r.whole(jobspec.DP, &in.DP)
+	r.whole(jobspec.RedundantExperts, &in.RedundantExperts)
 	r.whole(jobspec.MaxBatchedTokens, &in.MaxBatchedTokens)
 	r.whole(jobspec.GPUs, &in.GPUs)
 	if !t.Set[jobspec.GPUs] && in.TP >= 1 && in.PP >= 1 && in.CP >= 1 && in.TP*in.PP*in.CP <= 1<<16 {

@@ -96,6 +96,7 @@ const (
 	FieldSLOStat
 	FieldAttnKernel
 	FieldAdapterDType
+	FieldRedundant
 	// FieldOffer is the offer a planner row the user applied rents
 	// (WithPlan, Plan.Offer): the job is estimated and timed on one GPU
 	// (or slice) of its instances as the planner did (planner.OnOffer);
@@ -149,7 +150,7 @@ var FieldNames = [NFields]string{
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
 	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
-	FieldAttnKernel: "attention-kernel", FieldAdapterDType: "adapter-dtype", FieldOffer: "offer",
+	FieldAttnKernel: "attention-kernel", FieldAdapterDType: "adapter-dtype", FieldOffer: "offer", FieldRedundant: "redundant-experts",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -539,6 +540,7 @@ func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
 	if !training {
 		s[FieldDP] = strconv.Itoa(max(1, p.AttnDP))
 		s[FieldEP] = strconv.Itoa(max(1, p.EP))
+		s[FieldRedundant] = strconv.Itoa(p.Redundant)
 		if p.MemShare > 0 {
 			s[FieldMemUtil] = strconv.FormatFloat(p.MemShare, 'g', -1, 64)
 		}

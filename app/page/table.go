@@ -159,9 +159,10 @@ func heads(texts ...string) []Cell {
 }
 
 // planAttrs are a pick's data attributes (data-gpu, data-gpus, data-tp,
-// data-pp, data-zero; data-gc, data-cp, data-adp, data-ep, data-off,
-// data-mem, data-w, data-kv and data-offer only where the plan sets them:
-// Plan's checkpointing, context parallelism, attention-DP and EP layout,
+// data-pp, data-zero; data-gc, data-cp, data-adp, data-ep, data-re,
+// data-off, data-mem, data-w, data-kv and data-offer only where the plan
+// sets them: Plan's checkpointing, context parallelism, attention-DP and
+// EP layout with its redundant experts,
 // CPU offload, engine memory share, precision and offer), which the table's click handler reads back (PlanFromData), so
 // a row applied from a table is applied whole, as from a pick card.
 func planAttrs(gpu string, p Plan) []Attr {
@@ -177,6 +178,9 @@ func planAttrs(gpu string, p Plan) []Attr {
 		if x.n > 1 {
 			a = append(a, Attr{x.k, strconv.Itoa(x.n)})
 		}
+	}
+	if p.Redundant > 0 {
+		a = append(a, Attr{"data-re", strconv.Itoa(p.Redundant)})
 	}
 	if p.Offload != estimator.OffloadNone {
 		a = append(a, Attr{"data-off", p.Offload.String()})
@@ -194,7 +198,7 @@ func planAttrs(gpu string, p Plan) []Attr {
 
 // PlanFromData reads a pick back from its data attributes (get returns
 // one by its dataset name: "gpu", "gpus", "tp", "pp", "zero", "gc", "cp",
-// "adp", "ep", "off", "mem", "w", "kv", "offer"); ok is false without a GPU or a count. An
+// "adp", "ep", "re", "off", "mem", "w", "kv", "offer"); ok is false without a GPU or a count. An
 // attribute that does not parse reads as unset.
 func PlanFromData(get func(string) string) (gpu string, p Plan, ok bool) {
 	num := func(k string) int {
@@ -202,7 +206,7 @@ func PlanFromData(get func(string) string) (gpu string, p Plan, ok bool) {
 		return n
 	}
 	gpu, p = get("gpu"), Plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero"), Ckpt: get("gc") == "1",
-		CP: layoutDegree(num("cp")), AttnDP: layoutDegree(num("adp")), EP: layoutDegree(num("ep"))}
+		CP: layoutDegree(num("cp")), AttnDP: layoutDegree(num("adp")), EP: layoutDegree(num("ep")), Redundant: max(num("re"), 0)}
 	if o, err := estimator.ParseOffload(get("off")); err == nil {
 		p.Offload = o
 	}

@@ -254,7 +254,11 @@ func SplitText(p Plan) string {
 		parts = append(parts, "attn-DP "+strconv.Itoa(p.AttnDP))
 	}
 	if p.EP > 1 {
-		parts = append(parts, "EP "+strconv.Itoa(p.EP))
+		e := "EP " + strconv.Itoa(p.EP)
+		if p.Redundant > 0 {
+			e += " +" + strconv.Itoa(p.Redundant) // the redundant expert copies (note.redundant_experts)
+		}
+		parts = append(parts, e)
 	}
 	if p.PP > 1 {
 		parts = append(parts, "PP "+strconv.Itoa(p.PP))

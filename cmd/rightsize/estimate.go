@@ -130,7 +130,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = intFlag(fs, jobspec.PP, "pipeline-parallel stages")
 		_                = intFlag(fs, jobspec.CP, "context-parallel degree: the sequence split over CP GPUs with ring attention (training; --gpus = DP × TP × PP × CP)")
 		_                = intFlag(fs, jobspec.EP, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
-		redundant        = fs.Int("redundant-experts", 0, "serving with --ep: extra copies of routed experts over the EP ranks, so that --ep divides experts + these; each EP rank holds (experts + these)/EP (SGLang --ep-num-redundant-experts, vLLM --enable-eplb --eplb-config num_redundant_experts, TensorRT-LLM MoE load balancer num_slots − experts)")
+		_                = intFlag(fs, jobspec.RedundantExperts, "serving with --ep: extra copies of routed experts over the EP ranks, so that --ep divides experts + these; each EP rank holds (experts + these)/EP (SGLang --ep-num-redundant-experts, vLLM --enable-eplb --eplb-config num_redundant_experts, TensorRT-LLM MoE load balancer num_slots − experts)")
 		tbo              = fs.Bool("two-batch-overlap", false, "SGLang serving a mixture-of-experts model with --ep and --dp: run each step as two micro-batches whose compute overlaps the other's expert all-to-all (--enable-two-batch-overlap; off by default, as SGLang's). Faster once the all-to-all crosses nodes at large batches (+25.5% decode at 256 sequences a GPU on 72 H100s), slower at small ones (−27% at 32)")
 		_                = intFlag(fs, jobspec.DP, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
 		_                = textFlag(fs, jobspec.CUDAContext, "override the CUDA context line, e.g. 1343MiB")
@@ -306,7 +306,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			errs = append(errs, fmt.Errorf("%s: the adapters of --task lora or qlora; --task %s has none (serving LoRA adapters is not sized)", strings.Join(given, ", "), in.Task))
 		}
 	}
-	in.RedundantExperts, in.TwoBatchOverlap = *redundant, *tbo
+	in.TwoBatchOverlap = *tbo
 	switch {
 	case *gpu != "" && *vram != "":
 		errs = append(errs, errors.New("--gpu and --vram are exclusive"))

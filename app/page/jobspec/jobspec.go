@@ -97,6 +97,7 @@ const (
 	CP
 	EP
 	DP
+	RedundantExperts
 	CUDAContext
 	AllocatorReserve
 	NCCL
@@ -218,6 +219,11 @@ var Fields = [N]Spec{
 	CP: {"cp", "cp", "1", Int},
 	EP: {"ep", "xp", "1", Int},
 	DP: {"dp", "adp", "1", Int},
+	// Serving with EP: extra copies of the routed experts over the EP
+	// ranks (estimator.Input.RedundantExperts), so that EP divides the
+	// experts and their copies; a planner row that adds them carries
+	// them into the job it applies.
+	RedundantExperts: {"redundant-experts", "re", "0", Int},
 	// Measured overheads: empty is the estimator's own figure.
 	CUDAContext:      {"cuda-context", "oc", "", Text},
 	AllocatorReserve: {"allocator-reserve", "oa", "", Text},
