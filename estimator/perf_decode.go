@@ -45,6 +45,10 @@ type inferModel struct {
 	// seqGap: host seconds per running sequence the engine's release
 	// adds to every step after the GPU's (vllmSequenceGap).
 	seqGap float64
+	// llComm is commPerToken for a decode or verify step where SGLang's
+	// DeepEP runs its low-latency kernels inside an NVLink domain
+	// (deepEPLowLatencySeconds); 0 elsewhere.
+	llComm float64
 	layers float64
 	// gemmCost is the matmuls' time relative to InferenceMFU by the
 	// inner dimension each runs at on one GPU (gemmShapeCost).
@@ -155,6 +159,10 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 			mlp = a2a / dpRanks(in)
 		}
 		m.commPerToken = m.layers * (ring(m.atp) + mlp)
+		if SGLangDeepEP(in) && deepEPArch(hw) && !DeepEPDecode(in, hw) && !in.TwoBatchOverlap {
+			ll := m.k * h * deepEPLowLatencySeconds(elem) / dpRanks(in)
+			m.llComm = m.layers * (ring(m.atp) + math.Max(mlp, ll))
+		}
 	}
 	m.host, m.perLayer = stepFloor(in, hw)
 	m.hostBetween = in.Engine.Pooled() && !overlapsHost(in)
@@ -496,6 +504,46 @@ func epAllToAllSecondsPerByte(hw Hardware, ep int) float64 {
 	return math.Max((d-1)/e/hw.LinkBandwidth, (e-d)/e/hw.NetworkBandwidth)
 }
 
+// deepEPLowLatencySeconds is the seconds one element of a token's hidden
+// state takes through DeepEP's low-latency dispatch and combine together,
+// where elem is the activations' width (the combine's): DeepEP's
+// measured logical bandwidth at EP 8, 77 µs and 98 GB/s for an FP8
+// dispatch, 114 µs and 127 GB/s for a BF16 combine of 128 tokens a rank
+// (7168 hidden, top-8; deepseek-ai/DeepEP docs/legacy.md at dd758ca,
+// "Low-latency kernels with pure RDMA", H800 with a 400 Gbit/s CX7).
+// SGLang dispatches in FP8 there (one byte an element) and combines at
+// the activations' width. Inside an NVLink domain the estimate used to
+// price the exchange at NVLink's bandwidth (epAllToAllSecondsPerByte),
+// 6–7× faster than those kernels run; no SM100 or NVL72 low-latency
+// table is published, so DeepEP's own EP 8 figures stand for them, an
+// estimate: the InferenceX SGLang decode workers under attention DP
+// inside a B200 node or a GB200/GB300 rack read 15–30% too fast with
+// NVLink's figure (testdata/calibration/README.md, hundred-first round).
+func deepEPLowLatencySeconds(elem float64) float64 {
+	return 1/deepEPLLDispatchBandwidth + elem/deepEPLLCombineBandwidth
+}
+
+// DeepEP's low-latency logical bandwidths at EP 8 (deepEPLowLatencySeconds).
+const (
+	deepEPLLDispatchBandwidth = 98e9  // B/s, FP8 dispatch
+	deepEPLLCombineBandwidth  = 127e9 // B/s, BF16 combine
+)
+
+// lowLatencyExtra is what a decode or verify step of tokens tokens takes
+// beyond deviceSum's exchange where DeepEP runs its low-latency kernels
+// there (llComm): SGLang's PD decode workers set --deepep-mode
+// low_latency (the InferenceX recipes), and its auto mode takes them for
+// every batch without an extend in it (sgl-project/sglang
+// python/sglang/srt/layers/moe/utils.py, DeepEPMode.resolve); prefill
+// steps keep the normal kernels' NVLink figure. The exchange adds to the
+// step outside the roofline (deviceSum), so the difference adds too.
+func (m *inferModel) lowLatencyExtra(tokens float64) float64 {
+	if m.llComm > m.commPerToken {
+		return tokens * (m.llComm - m.commPerToken)
+	}
+	return 0
+}
+
 // moeDispatchBytes is the bytes one element of a token's hidden state
 // takes in the expert-parallel dispatch, where elem is the activations'
 // width (the combine's). TensorRT-LLM quantises NVFP4 activations before
@@ -835,7 +883,7 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 		return d.step(batch, d.sc.attended(ctx)*d.sc.absorbed, kv)
 	}
 	secs, b, memBound = m.step(batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
-	return secs + m.seqGap*batch, b, memBound
+	return secs + m.lowLatencyExtra(batch) + m.seqGap*batch, b, memBound
 }
 
 // hfDecodeModel is m with its decode steps' compute at

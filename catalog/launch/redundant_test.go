@@ -39,9 +39,12 @@ var redundantFlags = map[launch.Kind][]string{
 
 // TestRackLaunchesWriteTheRedundantExperts: the planner serves
 // DeepSeek-R1 on GB200 trays with copies of 6 trays (EP 24) and 8
-// redundant experts (256 + 8 = 264 = 11 × 24). Each engine's launch of
-// that row writes the engine's own setting for them, and its flags and
-// options are the engine's (checkLaunch). Before, every launch stopped at
+// redundant experts (256 + 8 = 264 = 11 × 24): vLLM and TensorRT-LLM
+// at 70 requests/s as it picks them, SGLang as a request that names the
+// layout (its own pick is EP 32 over 8 trays since its DeepEP decode runs
+// at the low-latency kernels' figures). Each engine's launch of that row
+// writes the engine's own setting for them, and its flags and options
+// are the engine's (checkLaunch). Before, every launch stopped at
 // "expert parallelism over 24 GPUs does not divide the model's 256
 // experts": the check read the request's redundant experts (none), not
 // the row's, and no launch wrote any.
@@ -50,6 +53,15 @@ func TestRackLaunchesWriteTheRedundantExperts(t *testing.T) {
 		req, res := rackR1(t, engine, 70)
 		if res.Cheapest < 0 {
 			t.Fatalf("%s: no plan", k)
+		}
+		if engine == estimator.SGLang {
+			req.Input.GPUs, req.Input.TP, req.Input.DP, req.Input.EP, req.Input.RedundantExperts = 24, 24, 24, 24, 8
+			req.FixedParallelism = true
+			o := offer(t, gb200Rack, req.Input.Weights)
+			var err error
+			if res, err = plan.Plan(req, []plan.Offer{*o}, plan.Options{}); err != nil || res.Cheapest < 0 {
+				t.Fatalf("%s at EP 24 with 8 redundant experts: no plan: %v", k, err)
+			}
 		}
 		row := res.Rows[res.Cheapest]
 		if row.EP != 24 || row.RedundantExperts != 8 || row.InstancesPerReplica != 6 {
@@ -72,8 +84,10 @@ func TestRackLaunchesWriteTheRedundantExperts(t *testing.T) {
 // the report, `rightsize plan --model deepseek-r1 --precision fp8
 // --requests-per-second 100 --prompt-tokens 1000 --output-tokens 1000
 // --gpu gb200 --engine sglang --emit sglang --emit-pick disaggregated`,
-// plans decode workers of 6 trays (EP 24) with 8 redundant experts
-// (plan.DisaggWorker.RedundantExperts). The SGLang and vLLM launches,
+// planned decode workers of 6 trays (EP 24) with 8 redundant experts
+// (plan.DisaggWorker.RedundantExperts), as it still does for vLLM (for
+// SGLang it now takes one worker of EP 32 over 8 trays, and the 6-tray
+// worker is set on its plan here). The SGLang and vLLM launches,
 // behind the engine's router and NVIDIA Dynamo's, write them on the
 // decode workers only, and the scripts' heading says so; before, both
 // stopped at "expert parallelism over 24 GPUs does not divide the
@@ -92,6 +106,16 @@ func TestRackDisaggregatedLaunchesWriteTheRedundantExperts(t *testing.T) {
 		d := res.Disagg
 		if d == nil {
 			t.Fatalf("%s: no disaggregated alternative", tc.k)
+		}
+		if tc.engine == estimator.SGLang && d.DecodeWorker.EP == 32 {
+			// SGLang's own pick is one decode worker of EP 32 over 8
+			// trays (its DeepEP decode at the low-latency kernels'
+			// figures); the 6-tray worker the others take is written
+			// here as the launch of that plan.
+			w := *d
+			w.DecodeWorker = plan.DisaggWorker{TP: 24, DP: 24, EP: 24, InstancesPerWorker: 6, RedundantExperts: 8}
+			w.Instances = d.Instances - 2*d.Decode
+			d, res.Disagg = &w, &w
 		}
 		if d.DecodeWorker.EP != 24 || d.DecodeWorker.RedundantExperts != 8 || d.PrefillWorker.RedundantExperts != 0 {
 			t.Fatalf("%s: decode workers EP %d with %d redundant experts, prefill %d, want EP 24 with 8, prefill none", tc.k, d.DecodeWorker.EP, d.DecodeWorker.RedundantExperts, d.PrefillWorker.RedundantExperts)
