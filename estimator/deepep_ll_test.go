@@ -64,7 +64,10 @@ func TestDeepEPLowLatency(t *testing.T) {
 		{"TensorRT-LLM", func(in *Input, _ *Hardware) { in.Engine = TRTLLM }},
 		{"SGLang EP without attention DP", func(in *Input, _ *Hardware) { in.DP = 1 }},
 		{"two-batch overlap", func(in *Input, _ *Hardware) { in.TwoBatchOverlap = true }},
-		{"over two NVLink domains", func(in *Input, hw *Hardware) { in.TP, in.DP, in.EP, in.GPUs = 16, 16, 16, 16; hw.NetworkBandwidth = 50e9 }},
+		{"over two NVLink domains", func(in *Input, hw *Hardware) {
+			in.TP, in.DP, in.EP, in.GPUs = 16, 16, 16, 16
+			hw.NetworkBandwidth = 50e9
+		}},
 		{"MI300X", func(_ *Input, hw *Hardware) { hw.Generation = GenCDNA3 }},
 	} {
 		in, hw := base, b200

@@ -141,4 +141,19 @@ func TestWithPlanCarriesRedundantExperts(t *testing.T) {
 	if s = s.WithPlan("gb200", Plan{GPUs: 8, TP: 8, PP: 1, AttnDP: 8, EP: 8}, false); s[FieldRedundant] != "0" {
 		t.Errorf("a row without copies left %q", s[FieldRedundant])
 	}
+	// The applied job plans again, with its copies over the rack's trays
+	// (and over instances a network for the experts joins): its group of
+	// 24 GPUs is wider than one instance, and before, no offer's
+	// per-instance layouts held it, so the plan went empty.
+	_, after, _ := pageOf(t, "m=deepseek-r1&p=fp8&e=sglang&g=gb200&n=24&tp=24&adp=24&xp=24&re=8&rps=100", nil)
+	rack := false
+	for _, x := range after.Plan.Cands {
+		if x.Plan.TP != 24 || x.Plan.EP != 24 || x.Plan.Redundant != 8 {
+			t.Errorf("%s: a candidate of %+v, want the named TP = DP = EP = 24 with 8 copies", x.Offer.ID, x.Plan)
+		}
+		rack = rack || x.Offer.GPU == "gb200"
+	}
+	if len(after.Plan.Cands) == 0 || !rack {
+		t.Errorf("after apply: %d candidates, a GB200 rack among them %v", len(after.Plan.Cands), rack)
+	}
 }

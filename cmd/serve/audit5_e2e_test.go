@@ -56,6 +56,10 @@ var audit5Jobs = []struct {
 	{name: "yarn72", frag: "m=qwen2.5-72b&rps=1&s=60000", field: "rs-seq",
 		says: func(lang string) []string { return []string{page.Tr(lang, page.MsgOverContextYaRN)} }},
 	{name: "r1-100", frag: "m=deepseek-r1&rps=100"},
+	// A GB200 row of EP 24 applied: its 8 redundant expert copies (the
+	// link's re) stand beside EP in the form.
+	{name: "ep24", frag: "m=deepseek-r1&p=fp8&e=sglang&g=gb200&n=24&tp=24&adp=24&xp=24&re=8&rps=100",
+		says: func(lang string) []string { return []string{page.Tr(lang, page.MsgRedundant)} }},
 }
 
 // planTemplate is a planner sentence's template in lang.

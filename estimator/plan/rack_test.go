@@ -271,3 +271,41 @@ func TestRackDecodeWorkersOfSixTrays(t *testing.T) {
 		t.Errorf("EP 48 with 32 redundant experts: fits %v (%v), %d redundant, %d trays", r.Fits, r.FitReason, r.RedundantExperts, r.InstancesPerReplica)
 	}
 }
+
+// TestNamedWideLayoutSpansInstances: a request that names an attention-DP
+// and EP group wider than one instance, without fixing the layout (the
+// page's job after a wide row is applied: TP = DP = EP = 32 and the GPU
+// picked), gets copies of that group over the instances that can carry
+// them, as a fixed layout does: 8 trays of CoreWeave's GB200 rack, 4 of
+// 8-GPU B200 instances on a 3.2 Tbit/s network; none on 8-GPU instances
+// whose network is not stated (the experts' all-to-all would cross it) nor
+// on MI300X, where SGLang's DeepEP does not run. Before, the per-instance
+// TPs the planner tries could not hold the group and every offer came out
+// empty.
+func TestNamedWideLayoutSpansInstances(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	in.GPUs, in.TP, in.DP, in.EP = 32, 32, 32, 32
+	w := plan.Workload{RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
+	fixed := serveOne(t, in, coreweaveGB200(t), w, true)
+	named := serveOne(t, in, coreweaveGB200(t), w, false)
+	if !named.Fits || named.TP != 32 || named.AttnDP != 32 || named.EP != 32 || named.InstancesPerReplica != 8 {
+		t.Errorf("GB200 rack: fits %v (%v), TP %d DP %d EP %d over %d trays: want TP = DP = EP = 32 over 8", named.Fits, named.FitReason, named.TP, named.AttnDP, named.EP, named.InstancesPerReplica)
+	}
+	if named.Instances != fixed.Instances || named.TPOTSeconds != fixed.TPOTSeconds {
+		t.Errorf("GB200 rack: named %d trays, TPOT %.4f s; fixed %d, %.4f s: want the same copy", named.Instances, named.TPOTSeconds, fixed.Instances, fixed.TPOTSeconds)
+	}
+	b := gpuOffer(t, "b200", 8, estimator.FP8)
+	b.NetworkGbps = 3200
+	if r := serveOne(t, in, b, w, false); !r.Fits || r.TP != 32 || r.InstancesPerReplica != 4 {
+		t.Errorf("B200 over 3.2 Tbit/s: fits %v (%v), TP %d over %d instances: want TP 32 over 4", r.Fits, r.FitReason, r.TP, r.InstancesPerReplica)
+	}
+	for _, o := range []plan.Offer{gpuOffer(t, "b200", 8, estimator.FP8), gpuOffer(t, "mi300x", 8, estimator.FP8)} {
+		if o.GPU == "mi300x" {
+			o.NetworkGbps = 3200
+		}
+		if r := serveOne(t, in, o, w, false); r.Fits {
+			t.Errorf("%s (network %v Gbit/s): a copy of TP %d over %d instances, want none", o.GPU, o.NetworkGbps, r.TP, r.InstancesPerReplica)
+		}
+	}
+}

@@ -372,6 +372,14 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		}
 		return []copyShape{shapeOf(in, 1, n)}
 	}
+	if w := max(in.DP, in.EP); w > max(int(o.GPUCount), 1) {
+		// The request names an attention-DP or EP group wider than one
+		// instance (the page's job after a planner row of wide EP over a
+		// rack's trays is applied: TP = DP = EP = 32 on GB200): copies of
+		// that TP group spanning instances, as a fixed layout spans them;
+		// the per-instance TPs below cannot hold the group.
+		return p.namedWide(o, in, w)
+	}
 	if o.GPUCount < 1 {
 		c := withGPUs(in, 1, 1, 1, 0)
 		if p.estimate(c).Fits {
@@ -592,6 +600,36 @@ func (p *planner) layoutFits(c estimator.Input) (estimator.Input, bool) {
 		return c, p.estimate(c).Fits
 	}
 	return c, false
+}
+
+// namedWide is the copy shape of a request that names an attention-DP or
+// EP group of w GPUs, wider than one of o's instances: a copy of TP w
+// (its attention DP and EP as named, its redundant experts too) over the
+// fewest instances that hold it, where those instances reach each other
+// as a serving copy needs (serveInstLimit; the experts' all-to-all over a
+// rack's NVLink or a network that carries it: wideNetwork), at the
+// engine's share where its default leaves no KV pool (layoutFits); none
+// where it does not start, the engine does not run it on o's GPUs
+// (estimator.LayoutRefusal: SGLang's DeepEP off Hopper and Blackwell),
+// or it does not fit or span.
+func (p *planner) namedWide(o *Offer, in estimator.Input, w int) []copyShape {
+	gpus := max(int(o.GPUCount), 1)
+	c := withGPUs(in, w, w, 1, 0)
+	if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
+		return nil // as the planner's own wide layouts (wideEP, rackEP)
+	}
+	n, limit := (w+gpus-1)/gpus, p.serveInstLimit(o)
+	if c.EP > gpus && !p.wideNetwork(o) {
+		limit = min(limit, rackInstances(o)) // NVLink between a rack's trays
+	}
+	if n > limit {
+		return nil
+	}
+	c, ok := p.layoutFits(c)
+	if !ok {
+		return nil
+	}
+	return []copyShape{shapeOf(c, 1, n)}
 }
 
 // choosesLayout reports whether the planner chooses the attention-DP and
