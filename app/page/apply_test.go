@@ -157,3 +157,30 @@ func TestWithPlanCarriesRedundantExperts(t *testing.T) {
 		t.Errorf("after apply: %d candidates, a GB200 rack among them %v", len(after.Plan.Cands), rack)
 	}
 }
+
+// TestAsyncSchedulingField: vLLM's opt-in async scheduling before 0.14
+// (estimator.Input.AsyncScheduling, the CLI's --async-scheduling) is a
+// box among the engine settings for a vLLM job; ticked on vLLM 0.11 it
+// takes the V1 engine's host gap per sequence off the decode step
+// (estimator's vllmSequenceGap); on another engine the box is hidden and
+// not read, as the page's other engine-only fields (a link that ticks it
+// there changes nothing; the CLI refuses --async-scheduling off vLLM).
+func TestAsyncSchedulingField(t *testing.T) {
+	v, off, _ := pageOf(t, "m=llama-3.1-8b&e=vllm&ev=0.11.0&rps=5", nil)
+	if !hasField(v.Form.Overrides.Fields, FieldAsync) || off.Job.In.AsyncScheduling {
+		t.Fatalf("vLLM 0.11: the box shown %v, async %v", hasField(v.Form.Overrides.Fields, FieldAsync), off.Job.In.AsyncScheduling)
+	}
+	v, on, _ := pageOf(t, "m=llama-3.1-8b&e=vllm&ev=0.11.0&rps=5&as=1", nil)
+	if !on.Job.In.AsyncScheduling || !v.Form.Overrides.Open {
+		t.Fatalf("ticked: async %v, box open %v", on.Job.In.AsyncScheduling, v.Form.Overrides.Open)
+	}
+	if !(on.R.Perf.P.DecodeStepSeconds < off.R.Perf.P.DecodeStepSeconds) {
+		t.Errorf("decode step %.6f s ticked, %.6f s not: want the host gap gone", on.R.Perf.P.DecodeStepSeconds, off.R.Perf.P.DecodeStepSeconds)
+	}
+	if v, _, _ := pageOf(t, "m=llama-3.1-8b&e=sglang&rps=5", nil); hasField(v.Form.Overrides.Fields, FieldAsync) {
+		t.Error("SGLang: the vLLM box is shown")
+	}
+	if _, other, _ := pageOf(t, "m=llama-3.1-8b&e=sglang&rps=5&as=1", nil); !other.R.OK || other.Job.In.AsyncScheduling {
+		t.Errorf("SGLang with the vLLM box ticked in the link: ok %v, async %v; want the hidden box not read", other.R.OK, other.Job.In.AsyncScheduling)
+	}
+}

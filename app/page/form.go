@@ -546,7 +546,7 @@ func (b *viewBuilder) overrides() BoxView {
 	size(FieldAlloc, MsgAllocator, res.PerGPU.AllocatorReserve)
 	size(FieldNCCL, MsgNCCL, res.PerGPU.NCCL)
 	size(FieldGraphs, graphsKey, res.PerGPU.CUDAGraphs)
-	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), textF(FieldHost, MsgHost))
+	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), checkF(FieldAsync, MsgAsync), textF(FieldHost, MsgHost))
 	box.Open = in.Typed
 	for _, f := range OverrideFields {
 		box.Open = box.Open || in.State[f] != "" || !in.Errs[f].OK()
@@ -554,6 +554,8 @@ func (b *viewBuilder) overrides() BoxView {
 	for _, f := range engineSettings {
 		box.Open = box.Open || in.State[f] != DefaultState[f] || !in.Errs[f].OK()
 	}
+	// vLLM's async scheduling, shown for vLLM alone, opens it when set.
+	box.Open = box.Open || in.State[FieldAsync] == "1"
 	return box
 }
 

@@ -477,6 +477,7 @@ const (
 	MsgNeedsDataset
 	MsgEP
 	MsgRedundant
+	MsgAsync
 	MsgDP
 	MsgKindHyperscaler
 	MsgKindGPUCloud
@@ -1035,6 +1036,7 @@ var messagesEN = [NMsgs]string{
 	MsgNeedsDataset:          "give the dataset's tokens for epochs",
 	MsgEP:                    "Expert parallel (EP, MoE)",
 	MsgRedundant:             "Redundant experts (EPLB copies)",
+	MsgAsync:                 "Async scheduling (vLLM --async-scheduling, opt-in before 0.14)",
 	MsgDP:                    "Attention data parallel (DP, serving)",
 	MsgKindHyperscaler:       "hyperscaler",
 	MsgKindGPUCloud:          "GPU cloud",
@@ -1558,6 +1560,7 @@ var MessagesRU = [NMsgs]string{
 	MsgNeedsDataset:          "для эпох укажите токены датасета",
 	MsgEP:                    "Экспертный параллелизм (EP, MoE)",
 	MsgRedundant:             "Избыточные эксперты (копии EPLB)",
+	MsgAsync:                 "Асинхронное планирование (vLLM --async-scheduling, до 0.14 по запросу)",
 	MsgDP:                    "DP-параллелизм внимания (сервинг)",
 	MsgKindHyperscaler:       "гиперскейлер",
 	MsgKindGPUCloud:          "GPU-облако",
@@ -2081,6 +2084,7 @@ var messagesZH = [NMsgs]string{
 	MsgNeedsDataset:          "设置轮数时请填写数据集 token 数",
 	MsgEP:                    "专家并行（EP，MoE）",
 	MsgRedundant:             "冗余专家（EPLB 副本）",
+	MsgAsync:                 "异步调度（vLLM --async-scheduling，0.14 之前需手动开启）",
 	MsgDP:                    "注意力数据并行（DP，推理服务）",
 	MsgKindHyperscaler:       "超大规模云",
 	MsgKindGPUCloud:          "GPU 云",

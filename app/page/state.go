@@ -97,6 +97,7 @@ const (
 	FieldAttnKernel
 	FieldAdapterDType
 	FieldRedundant
+	FieldAsync
 	// FieldOffer is the offer a planner row the user applied rents
 	// (WithPlan, Plan.Offer): the job is estimated and timed on one GPU
 	// (or slice) of its instances as the planner did (planner.OnOffer);
@@ -150,7 +151,7 @@ var FieldNames = [NFields]string{
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
 	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
-	FieldAttnKernel: "attention-kernel", FieldAdapterDType: "adapter-dtype", FieldOffer: "offer", FieldRedundant: "redundant-experts",
+	FieldAttnKernel: "attention-kernel", FieldAdapterDType: "adapter-dtype", FieldOffer: "offer", FieldRedundant: "redundant-experts", FieldAsync: "async-scheduling",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -286,6 +287,9 @@ func (s *ViewState) Shown(f Field) bool {
 		return !train
 	case FieldMemUtil, FieldMaxBatched, FieldEager, FieldGraphs, FieldEngineVersion:
 		return !train && pooled
+	case FieldAsync:
+		// vLLM's opt-in before 0.14 (estimator.Input.AsyncScheduling).
+		return !train && ok && eng == estimator.VLLM
 	case FieldDP:
 		// Attention data parallelism is a serving engine's (SGLang's
 		// --enable-dp-attention, vLLM's and TensorRT-LLM's attention DP).

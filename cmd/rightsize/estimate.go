@@ -117,7 +117,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = intFlag(fs, jobspec.MaxBatchedTokens, "the serving engine's tokens per step: vLLM --max-num-batched-tokens, SGLang --chunked-prefill-size, TensorRT-LLM --max_num_tokens (0: the engine's default for the GPU's memory)")
 		_                = boolFlag(fs, jobspec.EnforceEager, "serving engines without CUDA graphs, as vLLM --enforce-eager, SGLang --disable-cuda-graph and TensorRT-LLM's cuda_graph_config: null run (no graphs' memory, eager decode steps; --emit writes the engine's setting)")
 		schedSteps       = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
-		asyncSched       = fs.Bool("async-scheduling", false, "vLLM --async-scheduling on a release before 0.14 (--engine-version), where it is opt-in: the scheduler runs a step ahead of the GPU, so the host's 21 µs a running sequence between steps goes (from 0.14 the default; the flag changes nothing)")
+		_                = boolFlag(fs, jobspec.AsyncScheduling, "vLLM --async-scheduling on a release before 0.14 (--engine-version), where it is opt-in: the scheduler runs a step ahead of the GPU, so the host's 21 µs a running sequence between steps goes (from 0.14 the default; the flag changes nothing)")
 		recvInterval     = fs.Int("scheduler-recv-interval", 0, "SGLang --scheduler-recv-interval: new requests are taken in every that many forward passes, as some benchmark recipes set it; 0: every pass (SGLang's default)")
 		dpBalance        = fs.Int("attention-dp-balance", 0, "TensorRT-LLM with --dp > 1: attention_dp_config enable_balance with timeout_iters N (batching_wait_iters 0), as some benchmark recipes set it; 0: off (TensorRT-LLM's default)")
 		gpu              = textFlag(fs, jobspec.GPU, "catalog GPU ID (e.g. h100-sxm); a plan for an ID in no form factor (a100-80gb, h100-80gb, h200-141gb) takes the chip's SXM, PCIe and NVL offers too")
@@ -282,7 +282,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// The command line's own fields (the page has none of these).
 	in.SequenceParallel, in.TPCommOverlap = *seqPar, *tpOverlap
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
-	in.AsyncScheduling = *asyncSched
 	in.LoRADropout = *loraDrop
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
 	in.FlashCrossEntropy, in.BF16OptimizerStates = *flashCE, *bf16Opt

@@ -87,6 +87,7 @@ const (
 	GPUMemUtil
 	MaxBatchedTokens
 	EnforceEager
+	AsyncScheduling
 	GPU
 	UsableVRAM
 	GPUs
@@ -205,9 +206,12 @@ var Fields = [N]Spec{
 	GPUMemUtil:       {"gpu-mem-util", "u", "0", Float},
 	MaxBatchedTokens: {"max-batched-tokens", "mbt", "0", Int},
 	EnforceEager:     {"enforce-eager", "ee", "0", Bool},
-	GPU:              {"gpu", "g", "", Text},
-	UsableVRAM:       {"usable-vram", "uv", "", Text},
-	GPUs:             {"gpus", "n", "1", Int},
+	// vLLM's --async-scheduling on a release before 0.14, where it is
+	// opt-in (estimator.Input.AsyncScheduling); the page shows none.
+	AsyncScheduling: {"async-scheduling", "as", "0", Bool},
+	GPU:             {"gpu", "g", "", Text},
+	UsableVRAM:      {"usable-vram", "uv", "", Text},
+	GPUs:            {"gpus", "n", "1", Int},
 	// Empty (0 on the command line unless given): estimator.ZeRODefault,
 	// 1 for pre-training over data-parallel replicas, else 0.
 	ZeRO:    {"zero", "z", "", Int},
