@@ -309,3 +309,27 @@ func TestNamedWideLayoutSpansInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedLayoutRefusedWhereItDoesNotRun: a request that names SGLang's
+// attention DP 8 · EP 8 (the page's job after a B200 row is applied)
+// gets copies of it only on GPUs where SGLang runs that layout as priced
+// (estimator.LayoutRefusal: DeepEP's all-to-all needs Hopper or
+// Blackwell joined by NVLink), as the planner's own layouts; before, the
+// MI300X offer came back as the cheapest pick of a layout its launch
+// refuses.
+func TestNamedLayoutRefusedWhereItDoesNotRun(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	in.GPUs, in.TP, in.DP, in.EP = 8, 8, 8, 8
+	w := plan.Workload{RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
+	if r := serveOne(t, in, gpuOffer(t, "b200", 8, estimator.FP8), w, false); !r.Fits || r.AttnDP != 8 || r.EP != 8 {
+		t.Errorf("B200: fits %v (%v), DP %d EP %d: want the named DP 8 · EP 8", r.Fits, r.FitReason, r.AttnDP, r.EP)
+	}
+	mi := gpuOffer(t, "mi300x", 8, estimator.FP8)
+	if r := serveOne(t, in, mi, w, false); r.Fits && r.AttnDP > 1 {
+		t.Errorf("MI300X: a copy of DP %d EP %d, which SGLang does not run there", r.AttnDP, r.EP)
+	}
+	if why := estimator.LayoutRefusal(in, mi.Hardware); why == "" {
+		t.Error("SGLang's DP 8 · EP 8 on MI300X: no refusal")
+	}
+}

@@ -393,7 +393,12 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	defer func() { p.shapeBuf = out[:0] }()
 	for tp := 1; tp <= top; tp *= 2 {
 		c := withGPUs(in, tp, tp, 1, 0)
-		if !startable(c) {
+		// A layout the request names (its attention DP and EP) is laid
+		// out only where the engine runs it as priced, as the planner's
+		// own (moeLayouts): SGLang's DP 8 · EP 8 applied from a B200 row
+		// came back as the cheapest pick on MI300X, where DeepEP does not
+		// run and the launch refuses it.
+		if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
 			continue
 		}
 		// Each TP's fit and mixture-of-experts layouts are a slice of
@@ -415,7 +420,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 			return copyShape{}, false
 		}
 		c := withGPUs(in, n*gpus, tp, n*gpus/tp, 0)
-		if !startable(c) {
+		if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
 			return copyShape{}, false
 		}
 		p.opts.yield() // each count tried: a slice of its own (Options.Yield)
