@@ -26,6 +26,7 @@ const (
 	MsgFitLayoutOOM
 	MsgFitEngineGPU
 	MsgFitEngineRelease
+	MsgFitLayoutRefused
 	MsgFitBatchShortLitGPT
 	MsgFitLitGPTQLoRA
 	MsgFitLitGPTLayout
@@ -185,6 +186,7 @@ var msgNames = [NMsgs]string{
 	MsgFitLayoutOOM:              "fit.layout_oom",
 	MsgFitEngineGPU:              "fit.engine_gpu",
 	MsgFitEngineRelease:          "fit.engine_release",
+	MsgFitLayoutRefused:          "fit.layout_refused",
 	MsgFitBatchShortLitGPT:       "fit.batch_short_litgpt",
 	MsgFitLitGPTQLoRA:            "fit.litgpt_qlora",
 	MsgFitLitGPTLayout:           "fit.litgpt_layout",
@@ -372,6 +374,7 @@ var English = [NMsgs]string{
 	MsgFitLayoutOOM:              "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	MsgFitEngineGPU:              "%s does not run on %s GPUs",
 	MsgFitEngineRelease:          "%s %s does not run on %s GPUs: its releases from %s are built without their kernels (an earlier release runs there)",
+	MsgFitLayoutRefused:          "%s does not run the layout given (attention DP %s, EP %s) on %s GPUs as it is priced, and its launch refuses it: DeepEP's all-to-all needs Hopper or Blackwell GPUs joined by NVLink, an EP load balancer CUDA or ROCm GPUs; leave --dp and --ep out to let the plan choose",
 	MsgFitBatchShortLitGPT:       "%s GPUs need more sequences a step than the global batch's %s, which LitGPT's fine-tune scripts refuse at the start (each device takes one sequence or more, TrainArgs in litgpt/args.py); they run data-parallel only (no TP, PP or CP): at most %s GPUs, or a larger global batch (--global-batch, which --emit litgpt writes as --train.global_batch_size)",
 	MsgFitLitGPTQLoRA:            "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), not on %s: plan --gpus 1 on an instance of one GPU, or --task lora",
 	MsgFitLitGPTLayout:           "LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3) with every Block recomputed and nothing offloaded, not the layout given (%s GPUs, TP %s, PP %s, ZeRO %s, with its checkpointing and offload): leave --gpus, --zero, --grad-checkpointing and --offload out to plan LitGPT's",

@@ -316,7 +316,8 @@ func TestNamedWideLayoutSpansInstances(t *testing.T) {
 // (estimator.LayoutRefusal: DeepEP's all-to-all needs Hopper or
 // Blackwell joined by NVLink), as the planner's own layouts; before, the
 // MI300X offer came back as the cheapest pick of a layout its launch
-// refuses.
+// refuses. Fixed with --gpu, the row does not fit and says why
+// (fit.layout_refused).
 func TestNamedLayoutRefusedWhereItDoesNotRun(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
@@ -331,5 +332,12 @@ func TestNamedLayoutRefusedWhereItDoesNotRun(t *testing.T) {
 	}
 	if why := estimator.LayoutRefusal(in, mi.Hardware); why == "" {
 		t.Error("SGLang's DP 8 · EP 8 on MI300X: no refusal")
+	}
+	// Fixed there (rightsize plan --gpu mi300x --tp 8 --dp 8 --ep 8),
+	// the row does not fit, and says why: before, it was planned and
+	// recommended on the only unflagged MI300X price.
+	if r := serveOne(t, in, mi, w, true); r.Fits || r.FitReason.Key != plan.MsgFitLayoutRefused ||
+		!strings.Contains(r.FitReason.String(), "does not run the layout given (attention DP 8, EP 8) on CDNA3 GPUs") {
+		t.Errorf("MI300X, fixed: fits %v, reason %q", r.Fits, r.FitReason)
 	}
 }

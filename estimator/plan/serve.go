@@ -353,6 +353,9 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		// default leaves no KV pool (layoutFits), as the planner's own
 		// layouts: SGLang DeepSeek-R1 at --tp 16 --dp 16 --ep 16 on two
 		// H100 instances read "needs more than 64 instances".
+		if estimator.LayoutRefusal(in, o.Hardware) != "" {
+			return nil // the fit reason says why (servingTech: fit.layout_refused)
+		}
 		in, ok := p.layoutFits(in)
 		if !ok {
 			return nil
@@ -849,6 +852,11 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 	shapes := p.inferShapes(o)
 	if len(shapes) == 0 {
 		r.FitReason = p.tooBig(o)
+		if p.req.FixedParallelism && estimator.LayoutRefusal(p.in, o.Hardware) != "" {
+			// The layout given does not run on these GPUs as priced
+			// (estimator.LayoutRefusal, the launch's refusal).
+			r.FitReason = Reason{Key: MsgFitLayoutRefused, Args: []any{p.in.Engine.String(), max(p.in.DP, 1), max(p.in.EP, 1), o.Hardware.Generation.String()}}
+		}
 		return
 	}
 	_, hw := p.slice(o)
