@@ -544,6 +544,20 @@ func (m *inferModel) lowLatencyExtra(tokens float64) float64 {
 	return 0
 }
 
+// stepExtra is what a step of tokens tokens over seqs running sequences
+// takes beyond stepSum, the one place both step forms (StepSeconds, the
+// simulator's and the disaggregated sides'; decodeStep, the closed
+// form's) add it: the engine's host gap per running sequence (seqGap)
+// and, where decode is true (a decode or verify step), DeepEP's
+// low-latency exchange (lowLatencyExtra).
+func (m *inferModel) stepExtra(tokens, seqs float64, decode bool) float64 {
+	x := m.seqGap * seqs
+	if decode {
+		x += m.lowLatencyExtra(tokens)
+	}
+	return x
+}
+
 // moeDispatchBytes is the bytes one element of a token's hidden state
 // takes in the expert-parallel dispatch, where elem is the activations'
 // width (the combine's). TensorRT-LLM quantises NVFP4 activations before
@@ -883,7 +897,7 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 		return d.step(batch, d.sc.attended(ctx)*d.sc.absorbed, kv)
 	}
 	secs, b, memBound = m.step(batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
-	return secs + m.lowLatencyExtra(batch) + m.seqGap*batch, b, memBound
+	return secs + m.stepExtra(batch, batch, true), b, memBound
 }
 
 // hfDecodeModel is m with its decode steps' compute at

@@ -172,12 +172,9 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	}
 	ctok, lctx, kv := s.m.stepLoad(st, p, d)
 	secs, _, _ := s.m.stepSum(tokens, ctok, lctx, kv)
-	if p == 0 || st.Verify {
-		secs += s.m.lowLatencyExtra(tokens) // DeepEP's low-latency kernels
-	}
-	// The engine's host gap per running sequence (vllmSequenceGap): the
-	// decoding ones and those with a prompt chunk in the step.
-	return finite(secs + s.m.seqGap*(d+float64(max(st.PrefillSeqs, 0))))
+	// The running sequences: the decoding ones and those with a prompt
+	// chunk in the step.
+	return finite(secs + s.m.stepExtra(tokens, d+float64(max(st.PrefillSeqs, 0)), p == 0 || st.Verify))
 }
 
 // stepLoad is the compute in decode tokens' worth, the attention spans'

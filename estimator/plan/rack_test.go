@@ -283,10 +283,7 @@ func TestRackDecodeWorkersOfSixTrays(t *testing.T) {
 // TPs the planner tries could not hold the group and every offer came out
 // empty.
 func TestNamedWideLayoutSpansInstances(t *testing.T) {
-	in := modelInput(t, "deepseek-r1")
-	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
-	in.GPUs, in.TP, in.DP, in.EP = 32, 32, 32, 32
-	w := plan.Workload{RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
+	in, w := namedR1(t, 32)
 	fixed := serveOne(t, in, coreweaveGB200(t), w, true)
 	named := serveOne(t, in, coreweaveGB200(t), w, false)
 	if !named.Fits || named.TP != 32 || named.AttnDP != 32 || named.EP != 32 || named.InstancesPerReplica != 8 {
@@ -319,10 +316,7 @@ func TestNamedWideLayoutSpansInstances(t *testing.T) {
 // refuses. Fixed with --gpu, the row does not fit and says why
 // (fit.layout_refused).
 func TestNamedLayoutRefusedWhereItDoesNotRun(t *testing.T) {
-	in := modelInput(t, "deepseek-r1")
-	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
-	in.GPUs, in.TP, in.DP, in.EP = 8, 8, 8, 8
-	w := plan.Workload{RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
+	in, w := namedR1(t, 8)
 	if r := serveOne(t, in, gpuOffer(t, "b200", 8, estimator.FP8), w, false); !r.Fits || r.AttnDP != 8 || r.EP != 8 {
 		t.Errorf("B200: fits %v (%v), DP %d EP %d: want the named DP 8 · EP 8", r.Fits, r.FitReason, r.AttnDP, r.EP)
 	}
@@ -340,4 +334,15 @@ func TestNamedLayoutRefusedWhereItDoesNotRun(t *testing.T) {
 		!strings.Contains(r.FitReason.String(), "does not run the layout given (attention DP 8, EP 8) on CDNA3 GPUs") {
 		t.Errorf("MI300X, fixed: fits %v, reason %q", r.Fits, r.FitReason)
 	}
+}
+
+// namedR1 is DeepSeek-R1 FP8 on SGLang named at TP = attention DP = EP =
+// n GPUs, at 100 requests/s of 1,024 tokens in and out (TTFT 2 s, TPOT
+// 100 ms): the page's job after a planner row of that layout is applied.
+func namedR1(t *testing.T, n int) (estimator.Input, plan.Workload) {
+	t.Helper()
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	in.GPUs, in.TP, in.DP, in.EP = n, n, n, n
+	return in, plan.Workload{RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
 }

@@ -348,32 +348,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	mem.set(&in)
 	in.Batch, in.ZeRO = 1, 0
 	if p.req.FixedParallelism {
-		gpus := max(int(o.GPUCount), 1)
-		// The user's layout at the engine's published share where its
-		// default leaves no KV pool (layoutFits), as the planner's own
-		// layouts: SGLang DeepSeek-R1 at --tp 16 --dp 16 --ep 16 on two
-		// H100 instances read "needs more than 64 instances".
-		if estimator.LayoutRefusal(in, o.Hardware) != "" {
-			return nil // the fit reason says why (servingTech: fit.layout_refused)
-		}
-		in, ok := p.layoutFits(in)
-		if !ok {
-			return nil
-		}
-		if in.GPUs <= gpus {
-			return []copyShape{shapeOf(in, max(gpus/(in.GPUs), 1), 1)}
-		}
-		// Spanning instances: over NVLink nodes on a stated network
-		// (serveInstLimit), experts spread past one instance over a
-		// network that carries their all-to-all (wideNetwork).
-		n, limit := (in.GPUs+gpus-1)/gpus, p.serveInstLimit(o)
-		if in.EP > gpus && !p.wideNetwork(o) {
-			limit = min(limit, rackInstances(o)) // NVLink between a rack's trays
-		}
-		if n > limit {
-			return nil // the fit reason says why (tooBig)
-		}
-		return []copyShape{shapeOf(in, 1, n)}
+		return p.layoutShape(o, in)
 	}
 	if w := max(in.DP, in.EP); w > max(int(o.GPUCount), 1) {
 		// The request names an attention-DP or EP group wider than one
@@ -381,7 +356,11 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		// rack's trays is applied: TP = DP = EP = 32 on GB200): copies of
 		// that TP group spanning instances, as a fixed layout spans them;
 		// the per-instance TPs below cannot hold the group.
-		return p.namedWide(o, in, w)
+		c := withGPUs(in, w, w, 1, 0)
+		if !startable(c) {
+			return nil
+		}
+		return p.layoutShape(o, c)
 	}
 	if o.GPUCount < 1 {
 		c := withGPUs(in, 1, 1, 1, 0)
@@ -610,34 +589,39 @@ func (p *planner) layoutFits(c estimator.Input) (estimator.Input, bool) {
 	return c, false
 }
 
-// namedWide is the copy shape of a request that names an attention-DP or
-// EP group of w GPUs, wider than one of o's instances: a copy of TP w
-// (its attention DP and EP as named, its redundant experts too) over the
-// fewest instances that hold it, where those instances reach each other
-// as a serving copy needs (serveInstLimit; the experts' all-to-all over a
-// rack's NVLink or a network that carries it: wideNetwork), at the
-// engine's share where its default leaves no KV pool (layoutFits); none
-// where it does not start, the engine does not run it on o's GPUs
-// (estimator.LayoutRefusal: SGLang's DeepEP off Hopper and Blackwell),
-// or it does not fit or span.
-func (p *planner) namedWide(o *Offer, in estimator.Input, w int) []copyShape {
+// layoutShape is the copy shape of the layout in names (a fixed layout,
+// or an attention-DP or EP group wider than one instance): in's GPUs on
+// one of o's instances (as many copies an instance as fit), or over the
+// fewest instances that hold them where those reach each other as a
+// serving copy needs (serveInstLimit: NVLink nodes on a stated network;
+// experts spread past one instance over a network that carries their
+// all-to-all, wideNetwork, else a rack's NVLink between its trays), at the
+// engine's published share where its default leaves no KV pool
+// (layoutFits, as the planner's own layouts: SGLang DeepSeek-R1 at --tp 16
+// --dp 16 --ep 16 on two H100 instances read "needs more than 64
+// instances"); none where the engine does not run it on o's GPUs as
+// priced (estimator.LayoutRefusal: servingTech's fit.layout_refused), it
+// does not fit, or it does not span (the fit reason says why: tooBig).
+func (p *planner) layoutShape(o *Offer, in estimator.Input) []copyShape {
 	gpus := max(int(o.GPUCount), 1)
-	c := withGPUs(in, w, w, 1, 0)
-	if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
-		return nil // as the planner's own wide layouts (wideEP, rackEP)
+	if estimator.LayoutRefusal(in, o.Hardware) != "" {
+		return nil
 	}
-	n, limit := (w+gpus-1)/gpus, p.serveInstLimit(o)
-	if c.EP > gpus && !p.wideNetwork(o) {
+	in, ok := p.layoutFits(in)
+	if !ok {
+		return nil
+	}
+	if in.GPUs <= gpus {
+		return []copyShape{shapeOf(in, max(gpus/(in.GPUs), 1), 1)}
+	}
+	n, limit := (in.GPUs+gpus-1)/gpus, p.serveInstLimit(o)
+	if in.EP > gpus && !p.wideNetwork(o) {
 		limit = min(limit, rackInstances(o)) // NVLink between a rack's trays
 	}
 	if n > limit {
 		return nil
 	}
-	c, ok := p.layoutFits(c)
-	if !ok {
-		return nil
-	}
-	return []copyShape{shapeOf(c, 1, n)}
+	return []copyShape{shapeOf(in, 1, n)}
 }
 
 // choosesLayout reports whether the planner chooses the attention-DP and
