@@ -1416,6 +1416,19 @@ func LayoutRefusal(in Input, hw Hardware) string {
 	return RedundantExpertsRefusal(in, hw)
 }
 
+// GPULayoutRefusal is the part of LayoutRefusal that depends on hw's
+// GPUs, "" where the layout runs there: the estimate warns of the rest
+// itself, whatever the GPU (WarnNoDPAttention: SGLang's code for the
+// model runs no attention DP). The CLI's estimate notes it and the page
+// shows it beside the figures of a layout the user set, which the
+// planner would not lay out and the launch refuses.
+func GPULayoutRefusal(in Input, hw Hardware) string {
+	if sglangArchRefusal(in) != "" {
+		return ""
+	}
+	return LayoutRefusal(in, hw)
+}
+
 // TwoBatchOverlapNeeds is what Input.TwoBatchOverlap asks of a job: the
 // overlap is SGLang's, and it hides the experts' all-to-all, which a
 // layout has with EP under attention data parallelism (tboStep).

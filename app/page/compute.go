@@ -372,6 +372,12 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []MsgKey {
 		default:
 			w = append(w, MsgHWEngineNoStart)
 		}
+		// A layout the user set that the engine does not run on these
+		// GPUs as estimated (estimator.GPULayoutRefusal; the CLI's
+		// estimate notes it, the planner lays out no such copy).
+		if hw, ok := g.Hardware(in.Weights); ok && estimator.GPULayoutRefusal(in, hw) != "" {
+			w = append(w, MsgHWLayoutRefused)
+		}
 	}
 	return w
 }

@@ -584,6 +584,7 @@ const (
 	MsgHWFP8Marlin
 	MsgHWEngineNoStart
 	MsgHWEngineRelease
+	MsgHWLayoutRefused
 	NMsgs
 )
 
@@ -818,6 +819,7 @@ var messagesEN = [NMsgs]string{
 	MsgHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
 	MsgHWEngineNoStart:       "the inference engine does not start on this GPU's generation: these figures are for a setup that would not run, and the plan leaves such GPUs out",
 	MsgHWEngineRelease:       "vLLM's releases from 0.20.0 are built without this GPU's kernels (Volta): these figures need an earlier release, and the plan leaves such GPUs out unless one is named",
+	MsgHWLayoutRefused:       "the engine does not run this layout (attention DP, EP or redundant experts) on this GPU as estimated, and its launch refuses it: these figures are for a setup that would not run; leave DP, EP and redundant experts empty for the plan's own",
 	MsgHWFP8Marlin:           "this GPU has no fp8 tensor cores: vLLM and SGLang run fp8 weights as W8A16 (Marlin), 8-bit in memory and read as 8-bit, multiplied at the 16-bit rate — faster than bf16 at small batches, slower at large ones and in long prompts",
 	MsgShipsFP8:              "this model's checkpoint stores its weights in fp8 (the quantization_config of its config.json): vLLM and SGLang serve it in fp8 whatever precision is set, and at 16 bits its weights take twice the memory — set the precision to fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; mean TTFT %s), KV handover %s at the target rate",
@@ -1342,6 +1344,7 @@ var MessagesRU = [NMsgs]string{
 	MsgHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
 	MsgHWEngineNoStart:       "движок инференса не запускается на GPU этого поколения: эти цифры — для конфигурации, которая не заработает, и план такие GPU пропускает",
 	MsgHWEngineRelease:       "релизы vLLM начиная с 0.20.0 собраны без ядер для этого GPU (Volta): эти цифры требуют более раннего релиза, и план пропускает такие GPU, если релиз не указан",
+	MsgHWLayoutRefused:       "движок не запускает эту раскладку (attention DP, EP или избыточные эксперты) на этом GPU так, как она оценена, и её запуск отказывает: эти цифры — для конфигурации, которая не заработает; оставьте DP, EP и избыточных экспертов пустыми, чтобы план выбрал сам",
 	MsgHWFP8Marlin:           "у этого GPU нет тензорных ядер fp8: vLLM и SGLang запускают веса fp8 как W8A16 (Marlin) — в памяти и при чтении 8 бит, умножение с 16-битной скоростью: быстрее bf16 на малых батчах, медленнее на больших и на длинных промптах",
 	MsgShipsFP8:              "чекпойнт этой модели хранит веса в fp8 (quantization_config в её config.json): vLLM и SGLang обслуживают её в fp8 при любой заданной точности, а в 16 битах веса заняли бы вдвое больше памяти — выберите точность fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; средний TTFT %s), передача KV %s при целевой нагрузке",
@@ -1866,6 +1869,7 @@ var messagesZH = [NMsgs]string{
 	MsgHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
 	MsgHWEngineNoStart:       "该推理引擎无法在此代 GPU 上启动：这些数字对应的是无法运行的配置，规划会跳过此类 GPU",
 	MsgHWEngineRelease:       "vLLM 0.20.0 及之后的版本构建时不含此 GPU（Volta）的内核：这些数字需要更早的版本，除非指定了版本，规划会跳过此类 GPU",
+	MsgHWLayoutRefused:       "该引擎无法按估算的方式在此 GPU 上运行这一布局（注意力 DP、EP 或冗余专家），其启动命令会拒绝：这些数字对应的是无法运行的配置；留空 DP、EP 和冗余专家，让计划自行选择",
 	MsgHWFP8Marlin:           "此 GPU 没有 fp8 张量核心：vLLM 和 SGLang 以 W8A16（Marlin）运行 fp8 权重，显存中和读取时均为 8 位，按 16 位速率相乘——小批量时比 bf16 快，大批量和长提示时更慢",
 	MsgShipsFP8:              "此模型的检查点以 fp8 存储权重（其 config.json 中的 quantization_config）：无论设定何种精度，vLLM 和 SGLang 都以 fp8 提供服务；按 16 位计算权重会占用两倍显存——请将精度设为 fp8",
 	MsgDisaggFigures:         "目标请求率下 TTFT %s、TPOT %s（%s；平均 TTFT %s）、KV 传输 %s",

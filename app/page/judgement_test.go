@@ -309,3 +309,29 @@ func TestGradientsInFlightFormula(t *testing.T) {
 		t.Errorf("accumulating: %q", got)
 	}
 }
+
+// TestLayoutRefusedWarning: a serving layout the user set that the engine
+// does not run on the selected GPU as estimated (estimator.GPULayoutRefusal:
+// SGLang's DeepEP attention DP × EP on an MI300X) is flagged beside the
+// figures, in every language; the same layout on H200s, where DeepEP runs
+// over NVLink, is not.
+func TestLayoutRefusedWarning(t *testing.T) {
+	const frag = "m=deepseek-r1&p=fp8&e=sglang&n=8&tp=8&adp=8&xp=8&rps=10&g="
+	for _, c := range []struct {
+		gpu  string
+		want bool
+	}{{"mi300x", true}, {"h200-sxm", false}} {
+		_, in, d := pageOf(t, frag+c.gpu, nil)
+		if !d.R.OK || in.Job.In.DP != 8 || in.Job.In.EP != 8 {
+			t.Fatalf("%s: not estimated with DP 8 EP 8: %+v", c.gpu, d.General)
+		}
+		if got := slices.Contains(d.R.HWWarn, MsgHWLayoutRefused); got != c.want {
+			t.Errorf("%s: layout refused warning %v, want %v (%v)", c.gpu, got, c.want, d.R.HWWarn)
+		}
+	}
+	for lang, m := range Messages {
+		if !strings.Contains(m[MsgHWLayoutRefused], "EP") || !strings.Contains(m[MsgHWLayoutRefused], "DP") {
+			t.Errorf("%s: %q", lang, m[MsgHWLayoutRefused])
+		}
+	}
+}

@@ -1069,7 +1069,9 @@ func noPrompt(err error) bool {
 // (estimator.SupportFor, which the planner applies to every offer) holds
 // against the job on GPU g, or "": an engine that does not start on g's
 // generation (TensorRT-LLM on a T4), a format with no kernel there (fp8
-// training on an A100), bf16 on a GPU without it. The estimate keeps the
+// training on an A100), bf16 on a GPU without it, a parallel layout the
+// engine does not run on g (estimator.GPULayoutRefusal: SGLang's DeepEP on
+// AMD or over PCIe, vLLM's redundant experts on Gaudi). The estimate keeps the
 // figures of the job as given; the note says it would not run so.
 func supportNote(g catalog.GPU, in estimator.Input) string {
 	gen := g.Generation()
@@ -1079,9 +1081,12 @@ func supportNote(g catalog.GPU, in estimator.Input) string {
 		return "fp8 runs as W8A16 (Marlin) on " + gen.String() + " GPUs (" + g.ID + "): " + in.Engine.String() +
 			" keeps the weights 8-bit and multiplies at the 16-bit rate, slower than bf16 at large batches and in long prompts"
 	}
+	hw, hwOK := g.Hardware(in.Weights)
 	switch {
 	case !s.Runs:
 		return cause + ": these figures are for a setup that would not run, and rightsize plan leaves such GPUs out"
+	case hwOK && !in.Task.Training() && estimator.GPULayoutRefusal(in, hw) != "":
+		return "--gpu " + g.ID + ": " + estimator.GPULayoutRefusal(in, hw) + "; these figures are for a layout that would not run there, and rightsize plan lays out no such copy"
 	case s.Why == estimator.SupportNoBF16:
 		return cause + ": the engines run fp16 there, same memory (--precision fp16)"
 	case s.Why == estimator.SupportNoQuantModel:

@@ -941,3 +941,24 @@ func TestFSDP2Flag(t *testing.T) {
 		t.Errorf("--fsdp2 on an inference job: exit %d, %q", code, errs)
 	}
 }
+
+// TestEstimateNotesRefusedLayout: an estimate of a serving layout the
+// engine does not run on the named GPU as priced (SGLang's DeepEP
+// attention DP 8 × EP 8 on MI300X: estimator.GPULayoutRefusal) keeps its
+// figures and says so in a note, as the planner and the launch refuse it;
+// on H200s, where DeepEP runs over NVLink, no such note.
+func TestEstimateNotesRefusedLayout(t *testing.T) {
+	args := []string{"estimate", "--model", "deepseek-r1", "--engine", "sglang", "--precision", "fp8", "--gpus", "8", "--tp", "8",
+		"--dp", "8", "--ep", "8", "--batch", "16", "--prompt-tokens", "1000", "--output-tokens", "1000", "--json", "--gpu"}
+	const note = "these figures are for a layout that would not run there"
+	out, errs, code := runCLI(append(args, "mi300x")...)
+	if code != 0 || !strings.Contains(errs, "--gpu mi300x: SGLang runs expert parallelism under attention data parallelism with DeepEP") || !strings.Contains(errs, note) {
+		t.Errorf("mi300x: exit %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "time_to_first_token_seconds") {
+		t.Errorf("mi300x: the figures are gone: %.300s", out)
+	}
+	if _, errs, code := runCLI(append(args, "h200-sxm")...); code != 0 || strings.Contains(errs, note) {
+		t.Errorf("h200: exit %d, stderr %q", code, errs)
+	}
+}
