@@ -292,8 +292,10 @@ func disaggAt(t *testing.T, in estimator.Input, o plan.Offer, d *plan.DisaggPlan
 // TestDisaggBoundNamesTheTarget: TestDisaggPlan's job with a TTFT target
 // of 0.3 s takes 4 prefill workers where 2 s took 3, and the plan says
 // the TTFT target set the count: 3 hold the rate under the load cap but
-// miss it; with a TPOT target of 30 ms, 13 decode workers, the TPOT
-// target's (12 hold the rate). The reason names both.
+// miss it; with a TPOT target of 30 ms, 13 decode workers then, the TPOT
+// target's (12 hold the rate); 14 since EP 16's experts are charged
+// their measured imbalance (estimator epImbalance, the hundred-second
+// round). The reason names both.
 func TestDisaggBoundNamesTheTarget(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
@@ -306,7 +308,7 @@ func TestDisaggBoundNamesTheTarget(t *testing.T) {
 		why            string
 	}{
 		{0.3, 0.05, 4, 3, plan.MsgDisaggBoundTTFT, plan.MsgDisaggBoundRateKV, "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3,856 requests at once, as many as its KV cache holds)"},
-		{2, 0.03, 3, 13, plan.MsgDisaggBoundRate, plan.MsgDisaggBoundTPOT, "× 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 13 (as many as the TPOT target needs)"},
+		{2, 0.03, 3, 14, plan.MsgDisaggBoundRate, plan.MsgDisaggBoundTPOT, "× 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 14 (as many as the TPOT target needs)"},
 	} {
 		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: c.ttft, TPOTSeconds: c.tpot}
 		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
