@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"rightsize/catalog"
+	"rightsize/catalog/launch"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
@@ -332,6 +333,33 @@ func TestLayoutRefusedWarning(t *testing.T) {
 	for lang, m := range Messages {
 		if !strings.Contains(m[MsgHWLayoutRefused], "EP") || !strings.Contains(m[MsgHWLayoutRefused], "DP") {
 			t.Errorf("%s: %q", lang, m[MsgHWLayoutRefused])
+		}
+	}
+}
+
+// TestDisaggPastLimitOnThePage: where the only disaggregated deployment
+// takes more instances than the planner's limit (DeepSeek-R1 FP8 on
+// SGLang at 100 requests/s of 8k prompts, priced on CoreWeave's GB200
+// trays alone), the serving section says so in the page's words (no CLI
+// flag), in every language, and offers no disaggregated launch.
+func TestDisaggPastLimitOnThePage(t *testing.T) {
+	cat := *catalog.Default()
+	cat.Offers = slices.DeleteFunc(slices.Clone(cat.Offers), func(o catalog.Offer) bool { return o.GPU != "gb200" })
+	pr := NewPrices(&cat, nil)
+	for lang, want := range map[string]string{"en": "the page plans", "ru": "планирует страница", "zh": "超过页面规划的"} {
+		s := ParseFragment("l="+lang+"&m=deepseek-r1&p=fp8&e=sglang&rps=100&s=8192&out=1024&g=gb200", DefaultState)
+		d := Derive(s, nil, pr, nil, "")
+		in := ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs, General: d.General}
+		in.Plan = RunPlan(d.Job, pr)
+		if in.Plan.Disagg == nil || !in.Plan.Disagg.PastLimit {
+			t.Fatalf("%s: no disaggregated plan past the limit: %+v", lang, in.Plan.Disagg)
+		}
+		v := BuildView(in)
+		if !strings.Contains(v.Serve.Disagg, want) || strings.Contains(v.Serve.Disagg, "--max-instances") {
+			t.Errorf("%s: %q", lang, v.Serve.Disagg)
+		}
+		if _, err := LaunchDisagg(in.Job, pr, &in.Plan, launch.SGLang, launch.EngineRouter); err == nil {
+			t.Errorf("%s: a launch of the disaggregated plan past the limit", lang)
 		}
 	}
 }

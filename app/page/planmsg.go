@@ -56,6 +56,7 @@ var planEN = [planner.NMsgs]string{
 	planner.MsgNoteScaleStopLimit:   "scaling out stops here: doubling again would pass the planner's limit of %s instances",
 	planner.MsgNotePastLimitCheaper: "cheaper past the planner's limit of %s instances: %s would carry the rate at about %s, %s× the cheapest pick's bill, on %s instances, more than the page plans",
 	planner.MsgNotePastLimitOnly:    "past the planner's limit of %s instances: %s would carry the rate at about %s, on %s instances, more than the page plans",
+	planner.MsgDisaggPastLimit:      "none within the planner's limit: the cheapest takes %s instances, more than the %s the page plans, on %s, prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), at %s, %s× the aggregated plan%s",
 }
 
 var planRU = [planner.NMsgs]string{
@@ -200,6 +201,7 @@ var planRU = [planner.NMsgs]string{
 	planner.MsgDisaggSidesWin:            "окупается на %s: воркеры prefill по TP %s × %s (%s) и воркеры decode по TP %s × %s (%s), %s — на %s%% дешевле совместного плана при заданных целях (оценка)%s",
 	planner.MsgDisaggRackSpan:            "; его воркеры занимают лотки одного NVLink-домена (%s на воркер prefill, %s на воркер decode; стойка из %s лотков, %s GPU, соединённых NVLink): обмен между лотками воркера идёт по NVLink, а не по сети",
 	planner.MsgDisaggSidesLose:           "не окупается: самый дешёвый вариант, на %s, — воркеры prefill по TP %s × %s (%s) и воркеры decode по TP %s × %s (%s) — стоит %s, в %s× больше совместного плана%s",
+	planner.MsgDisaggPastLimit:           "в пределе планировщика — ни одного: самый дешёвый вариант занимает %s инстансов, больше %s, которые планирует страница, на %s — воркеры prefill по TP %s × %s (%s) и воркеры decode по TP %s × %s (%s) — за %s, в %s× больше совместного плана%s",
 	planner.MsgDisaggBoundTTFT:           "столько, сколько требует цель по TTFT",
 	planner.MsgDisaggBoundTPOT:           "столько, сколько требует цель по TPOT",
 	planner.MsgDisaggBoundRate:           "столько, сколько требует поток запросов при предельной загрузке",
@@ -356,6 +358,7 @@ var planZH = [planner.NMsgs]string{
 	planner.MsgDisaggSidesWin:            "划算：在 %s 上，prefill 工作节点每个 TP %s × %s 个（%s），decode 工作节点每个 TP %s × %s 个（%s），%s，在目标下比合并部署便宜 %s%%（估算）%s",
 	planner.MsgDisaggRackSpan:            "；其工作节点跨同一 NVLink 域中的计算托盘（每个 prefill 工作节点 %s 个，每个 decode 工作节点 %s 个；一个机架共 %s 个托盘、%s 个 GPU，由 NVLink 相连）：工作节点托盘之间的通信走 NVLink，而不是网络",
 	planner.MsgDisaggSidesLose:           "不划算：最便宜的方案在 %s 上，prefill 工作节点每个 TP %s × %s 个（%s），decode 工作节点每个 TP %s × %s 个（%s），费用 %s，是合并部署的 %s×%s",
+	planner.MsgDisaggPastLimit:           "规划器上限内没有方案：最便宜的方案需要 %s 个实例，超过页面规划的 %s 个，在 %s 上，prefill 工作节点每个 TP %s × %s 个（%s），decode 工作节点每个 TP %s × %s 个（%s），费用 %s，是合并部署的 %s×%s",
 	planner.MsgDisaggBoundTTFT:           "数量由 TTFT 目标决定",
 	planner.MsgDisaggBoundTPOT:           "数量由 TPOT 目标决定",
 	planner.MsgDisaggBoundRate:           "数量由负载上限下的请求速率决定",

@@ -53,6 +53,9 @@ import (
 const (
 	ErrDisaggKind = "launch.disagg_kind" // a launcher that does not serve (training, SkyPilot)
 	ErrNoDisagg   = "launch.no_disagg"   // the plan has no disaggregated alternative
+	// ErrDisaggPastLimit: the disaggregated alternative takes more
+	// instances than the plan's limit (plan.DisaggPlan.PastLimit).
+	ErrDisaggPastLimit = "launch.disagg_past_limit"
 	// ErrDisaggWide: TensorRT-LLM, or vLLM behind NVIDIA Dynamo, for
 	// workers that span several instances
 	// (plan.DisaggWorker.InstancesPerWorker > 1).
@@ -149,6 +152,10 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	d := res.Disagg
 	if d == nil || d.Offer == nil || d.PrefillWorker.TP < 1 || d.DecodeWorker.TP < 1 || d.Prefill < 1 || d.Decode < 1 {
 		return Launch{}, &Error{Kind: k, Key: ErrNoDisagg, Reason: "the plan has no disaggregated alternative (it needs a serving plan with a request rate, a TTFT or TPOT target and a fitting row without pipeline stages across instances)"}
+	}
+	if d.PastLimit {
+		return Launch{}, &Error{Kind: k, Key: ErrDisaggPastLimit, Reason: "the disaggregated alternative takes " + strconv.Itoa(d.Instances) +
+			" instances, past the plan's instance limit: --max-instances " + strconv.Itoa(d.Instances) + " plans it, and then it launches"}
 	}
 	var base *plan.Row
 	if i := d.Base(res.Rows); i >= 0 {

@@ -171,6 +171,16 @@ func TestEmitDisaggSGLang(t *testing.T) {
 	if _, err := launch.EmitDisagg(launch.SGLang, req, none, nil, "llama-3.1-70b"); !errors.As(err, &le) || le.Key != launch.ErrNoDisagg {
 		t.Errorf("no alternative: %v", err)
 	}
+	// An alternative past the plan's instance limit (plan.DisaggPlan.
+	// PastLimit) is named in the plan, not launched.
+	past := res
+	d := *res.Disagg
+	d.PastLimit = true
+	past.Disagg = &d
+	if _, err := launch.EmitDisagg(launch.SGLang, req, past, nil, "llama-3.1-70b"); !errors.As(err, &le) || le.Key != launch.ErrDisaggPastLimit ||
+		!strings.Contains(err.Error(), "--max-instances "+strconv.Itoa(d.Instances)) {
+		t.Errorf("past the limit: %v", err)
+	}
 }
 
 // workerLines is a prefill or decode script's engine commands: the shell

@@ -1069,7 +1069,11 @@ type disaggPlanJSON struct {
 	MonthlyDisp   float64          `json:"monthly_cost_disp"`
 	AggregatedUSD float64          `json:"aggregated_monthly_cost_usd"`
 	Wins          bool             `json:"wins"`
-	Why           string           `json:"why"`
+	// PastLimit: no disaggregated deployment fits the instance limit
+	// (--max-instances); this one, the cheapest past it, is named for
+	// why, and does not launch.
+	PastLimit bool   `json:"past_instance_limit"`
+	Why       string `json:"why"`
 }
 
 // disaggWorkerJSON is plan.DisaggWorker: one side's worker shape.
@@ -1131,7 +1135,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		out.Disagg = &disaggPlanJSON{PrefillWorker: newDisaggWorkerJSON(d.PrefillWorker), DecodeWorker: newDisaggWorkerJSON(dec), OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
 			Engine: d.Engine.String(), TP: dec.TP, Prefill: d.Prefill, Decode: d.Decode, PrefillSpare: d.PrefillSpare, DecodeSpare: d.DecodeSpare, DP: dec.DP, EP: dec.EP, Instances: d.Instances, PerWorker: dec.InstancesPerWorker, MemShare: dec.MemShare, GPUs: d.GPUs,
 			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, TTFTAtSLO: d.TTFTAtSLOSeconds, TPOTAtSLO: d.TPOTAtSLOSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
-			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}
+			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, PastLimit: d.PastLimit, Why: catalog.Printable(d.Why.String())}
 	}
 	for _, n := range res.Notes {
 		out.Notes = append(out.Notes, n.String())

@@ -47,8 +47,13 @@ type DisaggPlan struct {
 	PrefillSpare, DecodeSpare int
 	// Instances are the instances rented, spares included: each pool
 	// packs its workers into whole instances of its own. At most the
-	// plan's instance limit (Options.MaxInstances).
+	// plan's instance limit (Options.MaxInstances) unless PastLimit.
 	Instances int
+	// PastLimit: no disaggregated deployment fits the plan's instance
+	// limit, and this is the cheapest past it, named so that the plan
+	// says why it has none to offer (disagg.past_limit); it neither wins
+	// nor launches (catalog/launch refuses it).
+	PastLimit bool
 	GPUs      float64
 	// TTFTSeconds and TPOTSeconds are the disaggregated model's mean time
 	// to first token and time per output token at the target rate (an
@@ -170,7 +175,9 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		dom    int
 	}
 	sized := map[key]disaggSizing{}
-	var best *DisaggPlan
+	// best is the cheapest within the instance limit, over the cheapest
+	// past it (the plan's sentence when nothing fits the limit).
+	var best, over *DisaggPlan
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		o := r.Offer
@@ -202,21 +209,23 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			// docs/planning.md), so the two are compared like for like.
 			pre, dec = pre.withSpare(int(o.GPUCount)), dec.withSpare(int(o.GPUCount))
 		}
-		if pre.inst+dec.inst > p.maxInst {
-			// The plan's instance limit bounds the deployment rented,
-			// spares included, as it bounds an aggregated row's
-			// replicas with theirs (servingTech).
-			continue
-		}
 		// Both pools rent from one order: their instances together
 		// rounded up to the offer's rental unit (Offer.Rented; a GB200
 		// NVL72 rack's trays carry both sides over its NVLink).
 		usd := float64(o.Rented(pre.inst+dec.inst)) * r.PricePerHourUSD * HoursPerMonth
-		if best != nil && usd >= best.MonthlyCostUSD {
+		// The plan's instance limit bounds the deployment rented,
+		// spares included, as it bounds an aggregated row's replicas
+		// with theirs (servingTech); the cheapest past it is kept for
+		// the sentence.
+		pick := &best
+		if pre.inst+dec.inst > p.maxInst {
+			pick = &over
+		}
+		if *pick != nil && usd >= (*pick).MonthlyCostUSD {
 			continue
 		}
 		pw, dw := p.disaggWorker(pre.cs), p.disaggWorker(dec.cs)
-		best = &DisaggPlan{Offer: o, Engine: r.Engine, Prefill: pre.n, Decode: dec.n,
+		*pick = &DisaggPlan{Offer: o, Engine: r.Engine, Prefill: pre.n, Decode: dec.n,
 			PrefillWorker: pw, DecodeWorker: dw, PrefillSpare: pre.spare, DecodeSpare: dec.spare,
 			Instances: pre.inst + dec.inst, GPUs: float64(pre.n*pw.TP + dec.n*dw.TP),
 			TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
@@ -224,20 +233,27 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			PrefillBound: pre.bound, DecodeBound: dec.bound}
 	}
 	if best == nil {
-		return nil
+		if best = over; best == nil {
+			return nil
+		}
+		best.PastLimit = true
 	}
 	best.MonthlyCostDisp = p.display(best.MonthlyCostUSD)
 	agg := &res.Rows[res.Cheapest]
 	best.AggregatedUSD = agg.MonthlyCostUSD
-	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD
+	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD && !best.PastLimit
 	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.Name(), Instances: best.Instances, Rented: best.Offer.Rented(best.Instances)}
 	pre, dec := best.PrefillWorker, best.DecodeWorker
 	money := Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true}
 	rack := disaggRack(best.Offer, pre, dec)
-	if best.Wins {
+	switch {
+	case best.PastLimit:
+		best.Why = Reason{Key: MsgDisaggPastLimit, Args: []any{best.Instances, p.maxInst, ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
+			best.MonthlyCostUSD / agg.MonthlyCostUSD, rack}}
+	case best.Wins:
 		best.Why = Reason{Key: MsgDisaggSidesWin, Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
 			100 * (1 - best.MonthlyCostUSD/agg.MonthlyCostUSD), rack}}
-	} else {
+	default:
 		best.Why = Reason{Key: MsgDisaggSidesLose, Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
 			best.MonthlyCostUSD / agg.MonthlyCostUSD, rack}}
 	}

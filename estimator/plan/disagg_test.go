@@ -604,3 +604,36 @@ func TestDisaggPlanVLLMRankBudgets(t *testing.T) {
 		t.Errorf("why: %s", why)
 	}
 }
+
+// TestDisaggPastTheLimit: where every disaggregated deployment takes more
+// instances than the plan's limit, the plan does not go quiet: it names
+// the cheapest past the limit and its instances (disagg.past_limit), which
+// neither wins nor launches, and under a limit that holds it the same
+// deployment is the plan's alternative. DeepSeek-R1 FP8 on SGLang at 100
+// requests/s of 8k prompts on CoreWeave's GB200 trays: the aggregated plan
+// takes 48 trays, the disaggregated one 100 (42 prefill workers of two
+// trays, one decode worker of 16), past the default 64.
+func TestDisaggPastTheLimit(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	o := coreweaveGB200(t)
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 8192, OutputTokens: 1024}
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+	if err != nil || res.Cheapest < 0 {
+		t.Fatalf("no aggregated plan: %v", err)
+	}
+	d := res.Disagg
+	if d == nil || !d.PastLimit || d.Wins || d.Instances <= 64 || d.Why.Key != plan.MsgDisaggPastLimit {
+		t.Fatalf("past the default limit: %+v", d)
+	}
+	if s := d.Why.String(); !strings.Contains(s, fmt.Sprintf("takes %d instances, past the limit of 64 (--max-instances)", d.Instances)) {
+		t.Errorf("why: %s", s)
+	}
+	wide, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{MaxInstances: d.Instances})
+	if err != nil || wide.Disagg == nil || wide.Disagg.PastLimit {
+		t.Fatalf("no disaggregated plan at a limit of %d: %v", d.Instances, err)
+	}
+	if wide.Disagg.Instances != d.Instances || wide.Disagg.MonthlyCostUSD != d.MonthlyCostUSD {
+		t.Errorf("at a limit that holds it: %d instances at %.0f, want %d at %.0f", wide.Disagg.Instances, wide.Disagg.MonthlyCostUSD, d.Instances, d.MonthlyCostUSD)
+	}
+}

@@ -153,6 +153,7 @@ const (
 	MsgDisaggSidesWin
 	MsgDisaggRackSpan
 	MsgDisaggSidesLose
+	MsgDisaggPastLimit
 	MsgDisaggBoundTTFT
 	MsgDisaggBoundTPOT
 	MsgDisaggBoundRate
@@ -313,6 +314,7 @@ var msgNames = [NMsgs]string{
 	MsgDisaggSidesWin:            "disagg.sides_win",
 	MsgDisaggRackSpan:            "disagg.rack_span",
 	MsgDisaggSidesLose:           "disagg.sides_lose",
+	MsgDisaggPastLimit:           "disagg.past_limit",
 	MsgDisaggBoundTTFT:           "disagg.bound_ttft",
 	MsgDisaggBoundTPOT:           "disagg.bound_tpot",
 	MsgDisaggBoundRate:           "disagg.bound_rate",
@@ -501,6 +503,7 @@ var English = [NMsgs]string{
 	MsgDisaggSidesWin:            "it pays on %s: prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), %s, %s%% less than the aggregated plan at the targets (an estimate)%s",
 	MsgDisaggRackSpan:            "; its workers span trays of one NVLink domain (%s a prefill worker, %s a decode worker; a rack of %s trays, %s GPUs, joined by NVLink): the traffic between a worker's trays runs over NVLink, not the network",
 	MsgDisaggSidesLose:           "it would not pay: the cheapest, on %s, prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), costs %s, %s× the aggregated plan%s",
+	MsgDisaggPastLimit:           "none within the instance limit: the cheapest takes %s instances, past the limit of %s (--max-instances), on %s, prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), at %s, %s× the aggregated plan%s",
 	MsgDisaggBoundTTFT:           "as many as the TTFT target needs",
 	MsgDisaggBoundTPOT:           "as many as the TPOT target needs",
 	MsgDisaggBoundRate:           "as many as the request rate needs under the load cap",
