@@ -339,8 +339,8 @@ func TestLayoutRefusedWarning(t *testing.T) {
 
 // TestDisaggPastLimitOnThePage: where the only disaggregated deployment
 // takes more instances than the planner's limit (DeepSeek-R1 FP8 on
-// SGLang at 100 requests/s of 8k prompts, priced on CoreWeave's GB200
-// trays alone), the serving section says so in the page's words (no CLI
+// SGLang at 100 requests/s of 7,168-token prompts and 1,024-token replies,
+// priced on CoreWeave's GB200 trays alone: 81 trays), the serving section says so in the page's words (no CLI
 // flag), in every language, and offers no disaggregated launch.
 func TestDisaggPastLimitOnThePage(t *testing.T) {
 	cat := *catalog.Default()
