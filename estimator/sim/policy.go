@@ -37,6 +37,11 @@ type Policy struct {
 	// max_num_batched_tokens, TensorRT-LLM max_num_tokens (decodes count
 	// one token each), SGLang chunked_prefill_size for its prefill steps.
 	TokenBudget int
+	// ChunkCap is the most prompt tokens one request computes in a step
+	// where it is below TokenBudget: an attention-DP rank's own share of
+	// the budget, which one prompt (on one rank) cannot exceed (SGLang,
+	// NewConfig). 0: TokenBudget.
+	ChunkCap int
 	// Mixed: prompt chunks share a step with the running decodes (vLLM
 	// v1, TensorRT-LLM in-flight batching). Otherwise a step either
 	// prefills or decodes, and a prefill step pauses every decode
@@ -249,6 +254,8 @@ func (p Policy) validate() error {
 		return bad("max-seqs", p.MaxSeqs, "want 0..1048576 (0: the KV pool limits)")
 	case p.TokenBudget < 1 || p.TokenBudget > 1<<24:
 		return bad("max-batched-tokens", p.TokenBudget, "want 1..16777216")
+	case p.ChunkCap < 0 || p.ChunkCap > p.TokenBudget:
+		return bad("chunk-cap", p.ChunkCap, "want 0..max-batched-tokens (0: the budget)")
 	case !(p.ReserveOutput >= 0 && p.ReserveOutput <= 1):
 		return &estimator.InputError{Field: "reserve-output", Value: ftoa(p.ReserveOutput), Reason: "want a share in [0, 1]", Err: estimator.ErrRange}
 	case !(p.ReserveFloor >= 0 && p.ReserveFloor <= p.ReserveOutput):
@@ -358,7 +365,19 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 	}
 	if dp := SchedulerRanks(in); dp > 1 {
 		pol.MaxSeqs *= dp
-		pol.TokenBudget = min(pol.TokenBudget*dp, 1<<24)
+		if in.Engine == estimator.SGLang {
+			// SGLang divides its chunked prefill size by the DP size
+			// under attention DP, each rank scheduling a dp-th of it
+			// ("self.chunked_prefill_size = self.chunked_prefill_size //
+			// self.dp_size", sgl-project/sglang python/sglang/srt/
+			// server_args.py, _handle_data_parallelism): the copy's
+			// budget is the flag's, and a prompt, on one rank, takes at
+			// most a dp-th of it a step (estimator.DisaggPrefillBatch
+			// reads the same rule).
+			pol.ChunkCap = max(pol.TokenBudget/dp, 1)
+		} else {
+			pol.TokenBudget = min(pol.TokenBudget*dp, 1<<24)
+		}
 		if in.Engine == estimator.TRTLLM && in.AttentionDPBalanceIters > 0 {
 			pol.BalanceRanks, pol.BalanceWaitSteps = dp, in.AttentionDPBalanceIters
 		}

@@ -638,11 +638,15 @@ func (s *state) schedule() Limit {
 	planned := 0
 	free := s.cap - s.used() - float64(s.nDec)
 	// Running prefills continue.
+	chunkCap := budget
+	if c := s.p.ChunkCap; c > 0 {
+		chunkCap = c
+	}
 	for _, i := range s.prefilling {
 		r := &s.reqs[i]
 		n := r.target - r.done
 		if s.p.Chunked {
-			n = min(n, budget-planned)
+			n = min(n, budget-planned, chunkCap)
 		} else if n > budget-planned && len(s.plan) > 0 {
 			break
 		}
@@ -683,7 +687,7 @@ func (s *state) schedule() Limit {
 		case left <= 0:
 			limit = LimitTokens
 		case s.p.Chunked:
-			n = min(n, left)
+			n = min(n, left, chunkCap)
 		case n > left && len(s.plan) > 0:
 			// A whole prompt waits for a step with room for it; one over
 			// the whole budget runs alone.

@@ -507,6 +507,44 @@ func TestAttentionDPBalanceIsExplicit(t *testing.T) {
 	}
 }
 
+// SGLang divides its chunked prefill size by the DP size under attention
+// DP (server_args.py, _handle_data_parallelism): a DP 8 replica's budget
+// stays the flag's (8,192 on a 141 GiB GPU), each rank's is 1,024, and one
+// 8k prompt, on one rank, takes eight steps of 1,024 tokens, each reading
+// the weights: a lone prompt's TTFT is 0.58 s where one step of the whole
+// prompt made it 0.34 s.
+// TensorRT-LLM's ranks each schedule a whole budget (the copy's is 8 of
+// them).
+func TestSGLangDPAttentionDividesTheChunk(t *testing.T) {
+	in := estimator.DefaultInput(readArch(t, "deepseek-v3"))
+	in.Engine, in.VRAM, in.TP, in.DP, in.EP, in.GPUs, in.Weights = estimator.SGLang, 141*gib, 8, 8, 8, 8, estimator.FP8
+	w := estimator.Workload{PromptTokens: 8192, OutputTokens: 64}
+	cfg, err := NewConfig(in, h100SXM, estimator.Efficiency{}, w)
+	if err != nil || cfg.Policy.TokenBudget != 8192 || cfg.Policy.ChunkCap != 1024 {
+		t.Fatalf("SGLang DP 8: budget %d, chunk %d (%v); want 8192 and 1024", cfg.Policy.TokenBudget, cfg.Policy.ChunkCap, err)
+	}
+	cfg.Load = Load{PromptTokens: 8192, OutputTokens: 64, Concurrency: 1, Requests: 3}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := cfg
+	whole.Policy.ChunkCap = 0
+	one, err := Run(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := cfg.Model.StepSeconds(estimator.Step{PrefillTokens: 1024, PrefillSeqs: 1, PrefillContext: 1024 * 1025 / 2, PrefillKV: 1024})
+	if res.TTFT.Mean < 8*step || res.TTFT.Mean < 1.5*one.TTFT.Mean {
+		t.Errorf("an 8k prompt in 1,024-token chunks: TTFT %.3f s, want at least 8 steps of the first chunk's %.1f ms and 1.5 × the %.3f s of one step", res.TTFT.Mean, step*1e3, one.TTFT.Mean)
+	}
+	in.Engine = estimator.TRTLLM
+	cfg, err = NewConfig(in, h100SXM, estimator.Efficiency{}, w)
+	if err != nil || cfg.Policy.ChunkCap != 0 || cfg.Policy.TokenBudget != 8*trtBudget {
+		t.Errorf("TensorRT-LLM DP 8: budget %d, chunk %d (%v); want 8 × %d and none", cfg.Policy.TokenBudget, cfg.Policy.ChunkCap, err, trtBudget)
+	}
+}
+
 // SGLang's receive interval is the launch's, not a default: SGLang on a
 // Blackwell GPU polls for new requests every pass (its
 // scheduler_recv_interval 1) unless Input.SchedulerRecvInterval says
