@@ -735,6 +735,10 @@ type Input struct {
 	// (vllmSequenceGapSeconds). From 0.14.0 it is vLLM's default
 	// (vllm-project/vllm#27614) and the field changes nothing. vLLM only.
 	AsyncScheduling bool
+	// Offline: the serving engine runs without its API server, as a batch
+	// job does (vLLM's LLM class, trtllm-bench): no front end streams the
+	// tokens (vllmFrontEndToken). The planner sets it for batch jobs.
+	Offline bool
 	// SchedulerRecvInterval is SGLang's --scheduler-recv-interval: its
 	// scheduler takes in new requests only every that many forward passes
 	// (ServerArgs.scheduler_recv_interval, default 1: every pass;

@@ -45,6 +45,10 @@ type inferModel struct {
 	// seqGap: host seconds per running sequence the engine's release
 	// adds to every step after the GPU's (vllmSequenceGap).
 	seqGap float64
+	// feToken: the API server's seconds per streamed token, over the
+	// copy's API servers (vllmFrontEndToken); a step is at least this
+	// times its running sequences (frontEndFloor).
+	feToken float64
 	// llComm is commPerToken for a decode or verify step where SGLang's
 	// DeepEP runs its low-latency kernels inside an NVLink domain
 	// (deepEPLowLatencySeconds); 0 elsewhere.
@@ -167,6 +171,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	m.host, m.perLayer = stepFloor(in, hw)
 	m.hostBetween = in.Engine.Pooled() && !overlapsHost(in)
 	m.seqGap = vllmSequenceGap(in)
+	m.feToken = vllmFrontEndToken(in)
 	// Each all-reduce also pays a latency that does not shrink with the
 	// message: one collective for attention (over its TP ranks) and one
 	// for the MLP or experts per layer (allReduceLatency); under DeepEP the
@@ -563,6 +568,13 @@ func (m *inferModel) stepExtra(tokens, seqs float64, decode bool) float64 {
 	return x
 }
 
+// frontEndFloor is a step of secs that emits a token for each of seqs
+// running sequences, at least as long as the engine's API server takes to
+// stream them (feToken; 0 where the engine's front end is not modelled).
+func (m *inferModel) frontEndFloor(secs, seqs float64) float64 {
+	return max(secs, m.feToken*seqs)
+}
+
 // moeDispatchBytes is the bytes one element of a token's hidden state
 // takes in the expert-parallel dispatch, where elem is the activations'
 // width (the combine's). TensorRT-LLM quantises NVFP4 activations before
@@ -902,7 +914,7 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 		return d.step(batch, d.sc.attended(ctx)*d.sc.absorbed, kv)
 	}
 	secs, b, memBound = m.step(batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
-	return secs + m.stepExtra(batch, batch, true), b, memBound
+	return m.frontEndFloor(secs+m.stepExtra(batch, batch, true), batch), b, memBound
 }
 
 // hfDecodeModel is m with its decode steps' compute at

@@ -191,6 +191,42 @@ func vllmSequenceGap(in Input) float64 {
 	return vllmSequenceGapSeconds
 }
 
+// vllmFrontEndTokenSeconds is the API server's time per streamed output
+// token in vLLM's V1 engine: its API server process, beside the engine
+// core, detokenises every request's new tokens and streams them in one
+// Python loop per engine step (vllm-project/vllm vllm/v1/engine/
+// output_processor.py, "the only function that should loop over
+// EngineCoreOutputs"), and one such process serves a copy unless
+// --api-server-count runs more (vllm-project/vllm#17546, 2025-05-01,
+// whose RFC #12705 names the one process's CPU as the limit; with
+// attention data parallelism behind vLLM's internal load balancer the
+// count defaults to the DP size: vllm/entrypoints/cli/serve.py, "Internal
+// LB: Use full DP size"). The engine core does not wait for it, so at
+// hundreds of streams the client receives each token at the server's
+// pace: InferenceX's gpt-oss-120b on four B200s (vLLM 0.22, 1k/1k) decodes
+// 512 streams at 22.5 ms a token where the step model gives 8.9 ms, 256 at
+// 14.6 (7.7), 128 at 8.1 (7.1). Fitted, an estimate: the per-token cost
+// that minimises the mean |error| of the fit rows' TPOT where the floor
+// binds (those B200 rows at 256 and 512 in flight and GPUStack's
+// gpt-oss-120b H100 page; 40, 45, 50, 60 µs: 17.9, 13.2, 14.3, 16.9%,
+// 42.5% without; testdata/calibration/README.md, hundred-fourth round).
+// It binds only where the GPU's step is shorter than 45 µs a stream:
+// small or sparse models at hundreds of streams.
+const vllmFrontEndTokenSeconds = 45e-6
+
+// vllmFrontEndToken is the streamed token's front-end seconds over the
+// copy's API servers for in's engine and release: vLLM's V1 engine (0.8.0
+// on; before it detokenisation ran in the engine's loop, inside
+// servingStepFloor) behind its API server (not Input.Offline), one API
+// server per attention-DP rank; 0 otherwise (SGLang and TensorRT-LLM: no
+// row measures theirs).
+func vllmFrontEndToken(in Input) float64 {
+	if in.Engine != VLLM || in.Offline || engineVersion(in).Less(vllmOverlapSince) {
+		return 0
+	}
+	return vllmFrontEndTokenSeconds / dpRanks(in)
+}
+
 // overlapsHost reports whether in's serving engine hides its per-step
 // host work under the GPU's step (the step is the longer of the two) or
 // runs it between steps (the step is their sum): see the releases above.

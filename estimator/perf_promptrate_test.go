@@ -165,3 +165,39 @@ func TestVLLMSequenceGap(t *testing.T) {
 		t.Errorf("--async-scheduling on SGLang: %v, want an error on the field", err)
 	}
 }
+
+// TestVLLMFrontEndFloor: vLLM's V1 API server streams every token of
+// every running request, 45 µs each (vllmFrontEndTokenSeconds), so a step
+// of a small or sparse model at hundreds of streams is at least that:
+// gpt-oss-120b on four B200s decodes 512 streams in 23.0 ms where the GPU
+// takes 8.9 (measured 22.5), and 16 at the GPU's pace. With attention DP
+// each rank has its API server; SGLang and vLLM before 0.8 none here.
+func TestVLLMFrontEndFloor(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   Input
+		want float64
+	}{
+		{"vLLM current", Input{Engine: VLLM}, 45e-6},
+		{"vLLM 0.8.0", Input{Engine: VLLM, EngineVersion: EngineVersion{0, 8, 0}}, 45e-6},
+		{"vLLM 0.7.3", Input{Engine: VLLM, EngineVersion: EngineVersion{0, 7, 3}}, 0},
+		{"vLLM DP 4", Input{Engine: VLLM, TP: 4, DP: 4}, 45e-6 / 4},
+		{"SGLang", Input{Engine: SGLang}, 0},
+		{"TensorRT-LLM", Input{Engine: TRTLLM}, 0},
+	} {
+		if got := vllmFrontEndToken(c.in); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%s: %g s a token, want %g", c.name, got, c.want)
+		}
+	}
+	in := DefaultInput(loadArch(t, "gpt-oss-120b.json"))
+	in.Task, in.Engine, in.Weights, in.VRAM, in.TP, in.GPUs = Inference, VLLM, FP4, 180*GiB, 4, 4
+	hw := Hardware{PeakFLOPS: 9e15, AttnFLOPS: 2.25e15, MemBandwidth: 7.7e12, LinkBandwidth: 900e9, Generation: GenBlackwell, NVLinkDomain: 8}
+	m := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 1024, OutputTokens: 1024})
+	step := func(seqs int) float64 { return m.StepSeconds(Step{DecodeSeqs: seqs, DecodeContext: float64(seqs) * 1536}) }
+	if got := step(512); math.Abs(got-512*45e-6) > 1e-9 {
+		t.Errorf("512 streams: %.2f ms, want the front end's %.2f ms", got*1e3, 512*45e-3)
+	}
+	if got := step(16); got <= 16*45e-6 {
+		t.Errorf("16 streams: %.2f ms, want the GPU's step, over the front end's %.2f ms", got*1e3, 16*45e-3)
+	}
+}

@@ -174,7 +174,8 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	secs, _, _ := s.m.stepSum(tokens, ctok, lctx, kv)
 	// The running sequences: the decoding ones and those with a prompt
 	// chunk in the step.
-	return finite(secs + s.m.stepExtra(tokens, d+float64(max(st.PrefillSeqs, 0)), p == 0 || st.Verify))
+	seqs := d + float64(max(st.PrefillSeqs, 0))
+	return finite(s.m.frontEndFloor(secs+s.m.stepExtra(tokens, seqs, p == 0 || st.Verify), seqs))
 }
 
 // stepLoad is the compute in decode tokens' worth, the attention spans'

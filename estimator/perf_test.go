@@ -247,7 +247,7 @@ func trtllmRows(t *testing.T) []calRow {
 		a := perfArch(t, archs[rec["model"].(string)])
 		isl, osl := int(num(t, rec["input_len"])), int(num(t, rec["output_len"]))
 		in := DefaultInput(a)
-		in.Engine, in.Weights, in.KV, in.GPUMemUtil = VLLM, FP8, FP8, 0.95
+		in.Engine, in.Weights, in.KV, in.GPUMemUtil, in.Offline = VLLM, FP8, FP8, 0.95, true // trtllm-bench: no API server
 		in.TP = int(num(t, rec["tensor_parallel"]))
 		in.GPUs, in.Seq = in.TP, isl+osl
 		r := mustEstimate(t, in)

@@ -571,6 +571,9 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 	p.req = req
 	in := req.Input
 	w := req.Workload
+	// A batch job runs its engine offline (vLLM's LLM class), with no API
+	// server streaming its tokens (estimator.Input.Offline).
+	in.Offline = w.Kind == Batch
 	if w.Kind != Training {
 		// The estimator's lengths: a model that generates nothing (an
 		// encoder, ViT) has no output tokens to count a batch job's work
