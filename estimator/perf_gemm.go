@@ -166,11 +166,37 @@ func nvidiaGEMMCurve(g Generation) bool {
 // TTFT p50 18.1/18.2/23.8% → 20.7/19.9/22.3%.
 const blackwellLowPrecisionShare = 0.4
 
-// lowPrecisionGEMMShare is blackwellLowPrecisionShare for a serving
-// engine's FP8 or FP4 linears on a Blackwell GPU, else 1.
+// blackwellDenseFP4Share is the share of Efficiency.InferenceMFU that a
+// dense model's FP4 linears reach on a Blackwell GPU: NVIDIA's
+// Megatron-Bridge pre-trains Llama 3.1 405B in NVFP4 on GB200 at 2,716–2,960
+// model TFLOP/s a GPU, 27–30% of the 10 PFLOP/s FP4 peak, against 40–42%
+// of the FP8 peak on H100 (784–827 of 1,979) and on GB200 (2,004–2,144 of
+// 5,000; public-2026-11/megatron_bridge_performance_summary.json, 26.02–
+// 26.06): 0.7 of Hopper's share, an estimate from training GEMMs.
+const blackwellDenseFP4Share = 0.7
+
+// lowPrecisionGEMMShare is the share of Efficiency.InferenceMFU a serving
+// engine's FP8 or FP4 linears reach on a Blackwell GPU, 1 elsewhere:
+// blackwellLowPrecisionShare for a mixture-of-experts model, whose rows
+// it was fitted on (DeepSeek-R1 on InferenceX; its grouped expert GEMMs
+// at a few tokens an expert); for a dense model FP8 keeps 1 and FP4
+// blackwellDenseFP4Share. Dense FP8 GEMMs reach the same share of the FP8
+// peak on Blackwell as on Hopper where they are measured: Megatron-Bridge
+// pre-trains Llama 3.1 405B in FP8 at 40–42% of the peak on H100 (784–827
+// model TFLOP/s of 1,979), 37% on B200 (1,667 of 4,500, 25.11) and 40–43%
+// on GB200 (2,004–2,144 of 5,000; public-2026-11/
+// megatron_bridge_performance_summary.json). With the MoE share on every
+// model a B200 served Llama 3.1 405B in FP8 at 1.3× an H100's rate, below
+// the 2.3× of its FP8 peak and the 2.0–2.6× those training rows measure.
 func lowPrecisionGEMMShare(in Input, hw Hardware) float64 {
-	if hw.Generation == GenBlackwell && in.Engine.Pooled() && (in.Weights == FP8 || in.Weights == FP4) {
+	if hw.Generation != GenBlackwell || !in.Engine.Pooled() || (in.Weights != FP8 && in.Weights != FP4) {
+		return 1
+	}
+	switch {
+	case in.Arch.IsMoE():
 		return blackwellLowPrecisionShare
+	case in.Weights == FP4:
+		return blackwellDenseFP4Share
 	}
 	return 1
 }

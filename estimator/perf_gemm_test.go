@@ -260,3 +260,42 @@ func TestFP8MarlinOnAmpere(t *testing.T) {
 		t.Errorf("H100 FP8/BF16 at 8192 tokens and one peak %.3f, want 1 (FP8 tensor cores, no Marlin)", r)
 	}
 }
+
+// TestBlackwellLowPrecisionShareIsMoE's: the Blackwell share fitted on
+// DeepSeek-R1's rows (0.4) holds mixture-of-experts models; a dense
+// model's FP8 linears keep Hopper's share of their peak, as Megatron-Bridge
+// measures them in training (FP4 0.7 of it), so a prompt of a dense 70B
+// model in FP8 runs at least 1.8× as fast on a B200 as on an H100 (2.3×
+// the FP8 peak), where the MoE share made it about as fast.
+func TestBlackwellLowPrecisionShareIsMoE(t *testing.T) {
+	dense := DefaultInput(loadArch(t, "llama-3.1-70b.json"))
+	moe := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	bw := Hardware{Generation: GenBlackwell}
+	for _, c := range []struct {
+		name string
+		in   Input
+		w    DType
+		e    Engine
+		want float64
+	}{
+		{"dense FP8", dense, FP8, VLLM, 1}, {"dense FP4", dense, FP4, TRTLLM, blackwellDenseFP4Share},
+		{"MoE FP8", moe, FP8, SGLang, blackwellLowPrecisionShare}, {"MoE FP4", moe, FP4, TRTLLM, blackwellLowPrecisionShare},
+		{"dense BF16", dense, BF16, VLLM, 1}, {"dense FP8 on HF", dense, FP8, HF, 1},
+	} {
+		c.in.Weights, c.in.Engine = c.w, c.e
+		if got := lowPrecisionGEMMShare(c.in, bw); got != c.want {
+			t.Errorf("%s: %g, want %g", c.name, got, c.want)
+		}
+	}
+	in := dense
+	in.Task, in.Engine, in.Weights, in.TP, in.GPUs, in.VRAM = Inference, VLLM, FP8, 8, 8, 80*GiB
+	h100 := Hardware{PeakFLOPS: 1979e12, AttnFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
+	b200 := Hardware{PeakFLOPS: 4.5e15, AttnFLOPS: 2.25e15, MemBandwidth: 7.7e12, LinkBandwidth: 900e9, Generation: GenBlackwell, NVLinkDomain: 8}
+	prompt := func(hw Hardware) float64 {
+		m := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 8192, OutputTokens: 1})
+		return m.StepSeconds(Step{PrefillTokens: 8192, PrefillSeqs: 1, PrefillContext: 8192 * 8193 / 2, PrefillKV: 8192})
+	}
+	if r := prompt(h100) / prompt(b200); r < 1.8 || r > 2.6 {
+		t.Errorf("an 8k prompt of a dense 70B in FP8: B200 %.2f× an H100's speed, want 1.8–2.6×", r)
+	}
+}
