@@ -193,7 +193,9 @@ func TestVLLMFrontEndFloor(t *testing.T) {
 	in.Task, in.Engine, in.Weights, in.VRAM, in.TP, in.GPUs = Inference, VLLM, FP4, 180*GiB, 4, 4
 	hw := Hardware{PeakFLOPS: 9e15, AttnFLOPS: 2.25e15, MemBandwidth: 7.7e12, LinkBandwidth: 900e9, Generation: GenBlackwell, NVLinkDomain: 8}
 	m := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 1024, OutputTokens: 1024})
-	step := func(seqs int) float64 { return m.StepSeconds(Step{DecodeSeqs: seqs, DecodeContext: float64(seqs) * 1536}) }
+	step := func(seqs int) float64 {
+		return m.StepSeconds(Step{DecodeSeqs: seqs, DecodeContext: float64(seqs) * 1536})
+	}
 	if got := step(512); math.Abs(got-512*45e-6) > 1e-9 {
 		t.Errorf("512 streams: %.2f ms, want the front end's %.2f ms", got*1e3, 512*45e-3)
 	}
