@@ -146,6 +146,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		reqOver          = fs.Float64("request-overhead", 0, "serving engines: fixed seconds per request outside the GPU's steps (API server, tokenisation, streaming); 0: the engine's fitted figure")
 		calFile          = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine where --gpu and --engine are not given (a mismatch is an error; a plan then covers that GPU's offers only) and its factors as --request-overhead, --inference-mfu and --bandwidth-util where those are not given (and --first-wave-seconds 0: the fit ran without a cold first wave, so its request cost holds the measured runs' cold start)")
 		goodput          = fs.Float64("goodput", 0, "training: the share of the run's wall time spent in training steps, for performance.gpu_hours_with_overhead (interruptions, restarts, checkpoints); 0: estimated from the GPU count, 1 − 10% × GPUs / 16,384 (Llama 3's 16K-GPU pre-training kept over 90% effective time); 1: steps only")
+		offline          = fs.Bool("offline", false, "serving engines: the engine runs without its API server (vLLM's LLM class, vllm run-batch, benchmark_throughput): no front end streams the tokens (vLLM's V1 API server otherwise holds a step to 45 µs a running stream); rightsize plan runs batch jobs so")
 		rangeRatio       = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
 	firstWave := defineFirstWave(fs)
@@ -281,7 +282,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	// The command line's own fields (the page has none of these).
 	in.SequenceParallel, in.TPCommOverlap = *seqPar, *tpOverlap
-	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
+	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds, in.Offline = *optInBwd, *schedSteps, *reqOver, *offline
 	in.LoRADropout = *loraDrop
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
 	in.FlashCrossEntropy, in.BF16OptimizerStates = *flashCE, *bf16Opt

@@ -962,3 +962,29 @@ func TestEstimateNotesRefusedLayout(t *testing.T) {
 		t.Errorf("h200: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestEstimateOffline: vLLM's API server holds a step of gpt-oss-120b on
+// four B200s at 512 streams to 45 µs a stream (23 ms a token, InferenceX
+// measured 22.5); --offline times the engine without it (vllm run-batch),
+// at the GPU's step.
+func TestEstimateOffline(t *testing.T) {
+	tpot := func(extra ...string) float64 {
+		t.Helper()
+		args := append([]string{"estimate", "--model", "gpt-oss-120b", "--engine", "vllm", "--gpu", "b200", "--gpus", "4", "--tp", "4",
+			"--batch", "512", "--prompt-tokens", "1024", "--output-tokens", "1024", "--json"}, extra...)
+		out, errs, code := runCLI(args...)
+		var r struct {
+			Performance struct {
+				TPOT float64 `json:"decode_token_latency_seconds"`
+			} `json:"performance"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+			t.Fatalf("%v: exit %d: %s", extra, code, errs)
+		}
+		return r.Performance.TPOT
+	}
+	online, offline := tpot(), tpot("--offline")
+	if online < 0.020 || online > 0.026 || offline > 0.5*online {
+		t.Errorf("TPOT at 512 streams: %.1f ms behind the API server (want 20–26), %.1f ms offline (want under half)", online*1e3, offline*1e3)
+	}
+}
