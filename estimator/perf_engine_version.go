@@ -201,7 +201,9 @@ func vllmSequenceGap(in Input) float64 {
 // whose RFC #12705 names the one process's CPU as the limit; with
 // attention data parallelism behind vLLM's internal load balancer the
 // count defaults to the DP size: vllm/entrypoints/cli/serve.py, "Internal
-// LB: Use full DP size"). The engine core does not wait for it, so at
+// LB: Use full DP size", read in the current tree, after the per-node load
+// balancing of vllm-project/vllm#21238, 2025-07; earlier releases are
+// taken alike, an estimate). The engine core does not wait for it, so at
 // hundreds of streams the client receives each token at the server's
 // pace: InferenceX's gpt-oss-120b on four B200s (vLLM 0.22, 1k/1k) decodes
 // 512 streams at 22.5 ms a token where the step model gives 8.9 ms, 256 at
