@@ -60,6 +60,10 @@ var audit5Jobs = []struct {
 	// link's re) stand beside EP in the form.
 	{name: "ep24", frag: "m=deepseek-r1&p=fp8&e=sglang&g=gb200&n=24&tp=24&adp=24&xp=24&re=8&rps=100",
 		says: func(lang string) []string { return []string{page.Tr(lang, page.MsgRedundant)} }},
+	// SGLang's DeepEP layout set by hand on an MI300X, where it does not
+	// run as priced: the figures stay, with the warning beside them.
+	{name: "mi300x-dp", frag: "m=deepseek-r1&p=fp8&e=sglang&g=mi300x&n=8&tp=8&adp=8&xp=8&rps=10",
+		says: func(lang string) []string { return []string{page.Tr(lang, page.MsgHWLayoutRefused)} }},
 }
 
 // planTemplate is a planner sentence's template in lang.
