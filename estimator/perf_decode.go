@@ -914,7 +914,13 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 		return d.step(batch, d.sc.attended(ctx)*d.sc.absorbed, kv)
 	}
 	secs, b, memBound = m.step(batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
-	return m.frontEndFloor(secs+m.stepExtra(batch, batch, true), batch), b, memBound
+	secs += m.stepExtra(batch, batch, true)
+	if fe := m.frontEndFloor(secs, batch); fe > secs {
+		// The API server streams the tokens slower than the GPU makes
+		// them: the host bounds the step.
+		return fe, BoundHost, memBound
+	}
+	return secs, b, memBound
 }
 
 // hfDecodeModel is m with its decode steps' compute at

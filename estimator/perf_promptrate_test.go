@@ -202,4 +202,12 @@ func TestVLLMFrontEndFloor(t *testing.T) {
 	if got := step(16); got <= 16*45e-6 {
 		t.Errorf("16 streams: %.2f ms, want the GPU's step, over the front end's %.2f ms", got*1e3, 16*45e-3)
 	}
+	// The closed form's decode step says what bounds it.
+	im := newInferModel(in, hw, Efficiency{}.resolve(in, hw))
+	if secs, b, _ := im.decodeStep(512, 1536); b != BoundHost || math.Abs(secs-512*45e-6) > 1e-9 {
+		t.Errorf("closed-form decode of 512 streams: %.2f ms, bound %v; want the front end's 23.04 ms, host", secs*1e3, b)
+	}
+	if _, b, _ := im.decodeStep(16, 1536); b == BoundHost {
+		t.Errorf("closed-form decode of 16 streams: bound %v, want the GPU's", b)
+	}
 }
