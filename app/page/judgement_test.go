@@ -340,8 +340,9 @@ func TestLayoutRefusedWarning(t *testing.T) {
 // TestDisaggPastLimitOnThePage: where the only disaggregated deployment
 // takes more instances than the planner's limit (DeepSeek-R1 FP8 on
 // SGLang at 100 requests/s of 7,168-token prompts and 1,024-token replies,
-// priced on CoreWeave's GB200 trays alone: 81 trays), the serving section says so in the page's words (no CLI
-// flag), in every language, and offers no disaggregated launch.
+// priced on CoreWeave's GB200 trays alone: 81 trays), the serving section
+// says so in the page's words (no CLI flag), in every language, and
+// offers no disaggregated launch.
 func TestDisaggPastLimitOnThePage(t *testing.T) {
 	cat := *catalog.Default()
 	cat.Offers = slices.DeleteFunc(slices.Clone(cat.Offers), func(o catalog.Offer) bool { return o.GPU != "gb200" })
