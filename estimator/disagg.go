@@ -245,39 +245,42 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 // holds, budget (SGLang's chunked_prefill_size, TensorRT-LLM's
 // max_num_tokens, vLLM's max_num_batched_tokens, by GPU memory:
 // sim.DefaultPolicyOn; Input.MaxBatchedTokens replaces it, as the
-// simulator's scheduler takes it), at least one. TensorRT-LLM with
-// attention DP runs one executor, scheduler and max_num_tokens budget per
-// rank (its PyTorch backend's PyExecutor on every attention-DP rank, ADP
-// balancing requests over them), so one prefill forward of the worker
-// carries dp × the default budget. So does vLLM's: each of its
-// --data-parallel-size ranks is "a separate 'core engine' process" (vLLM
-// docs, "Data Parallel Deployment"), a DPEngineCoreProc whose EngineCore
-// builds its own Scheduler from the one scheduler_config
-// (vllm/v1/engine/core.py), so every rank schedules up to
-// --max-num-batched-tokens a step, the ranks' forwards aligned for the
-// experts. A budget the user names is each rank's too, in both engines
-// (TensorRT-LLM's max_num_tokens is the config every rank's PyExecutor is
-// built from). SGLang divides its chunked_prefill_size
-// by dp_size over the ranks (server_args.py, _handle_data_parallelism: "DP
-// attention is enabled. The chunked prefill size is adjusted to … to avoid
-// MoE kernel issues"): the worker's forward keeps the one budget. Taking
-// at least one prompt a rank instead (each rank chunking its own prompt
-// while the others run theirs) put the InferenceX SGLang attention-DP
-// prefill workers' 8k-prompt rows at −57% median TTFT error against +13%
-// (63 rows), so the measured workers do not reach it.
+// simulator's scheduler takes it), at least one; dp budgets where each
+// rank schedules a whole one (RankBudgets). Taking at least one prompt a
+// rank instead under SGLang (each rank chunking its own prompt while the
+// others run theirs) put the InferenceX SGLang attention-DP prefill
+// workers' 8k-prompt rows at −57% median TTFT error against +13% (63
+// rows), so the measured workers do not reach it.
 func DisaggPrefillBatch(in Input, dp, budget, prompt int) int {
-	switch {
-	case in.Engine == VLLM || in.Engine == TRTLLM:
-		// One scheduler a DP rank, at the user's budget or the default.
-		if in.MaxBatchedTokens > 0 {
-			budget = in.MaxBatchedTokens
-		}
-		budget *= max(dp, 1)
-	case in.MaxBatchedTokens > 0:
+	if in.MaxBatchedTokens > 0 {
 		budget = in.MaxBatchedTokens
+	}
+	if RankBudgets(in.Engine) {
+		budget *= max(dp, 1)
 	}
 	return max(1, budget/max(prompt, 1))
 }
+
+// RankBudgets reports whether each attention-DP rank of engine e
+// schedules a whole token budget of its own, a budget the user names
+// included, so a copy of dp ranks steps dp budgets. TensorRT-LLM with
+// attention DP runs one executor, scheduler and max_num_tokens budget per
+// rank (its PyTorch backend's PyExecutor on every attention-DP rank, ADP
+// balancing requests over them; max_num_tokens is the config every rank's
+// PyExecutor is built from). So does vLLM: each of its
+// --data-parallel-size ranks is "a separate 'core engine' process" (vLLM
+// docs, "Data Parallel Deployment"), a DPEngineCoreProc whose EngineCore
+// builds its own Scheduler from the one scheduler_config
+// (vllm/v1/engine/core.py), the ranks' forwards aligned for the experts.
+// SGLang does not: it divides its chunked_prefill_size by dp_size over
+// the ranks ("self.chunked_prefill_size = self.chunked_prefill_size //
+// self.dp_size", sgl-project/sglang python/sglang/srt/server_args.py,
+// _handle_data_parallelism: "DP attention is enabled. The chunked prefill
+// size is adjusted to … to avoid MoE kernel issues"), so the copy keeps
+// the one budget and a prompt, on one rank, takes at most a dp-th of it a
+// step. The disaggregated prefill worker (DisaggPrefillBatch) and the
+// simulator's scheduler (sim.NewConfig) both read it.
+func RankBudgets(e Engine) bool { return e == VLLM || e == TRTLLM }
 
 // DisaggSizer is DisaggServing for one model, hardware, efficiency and
 // workload at many replicas: a search over worker counts (the planner's)

@@ -1082,12 +1082,15 @@ func supportNote(g catalog.GPU, in estimator.Input) string {
 		return "fp8 runs as W8A16 (Marlin) on " + gen.String() + " GPUs (" + g.ID + "): " + in.Engine.String() +
 			" keeps the weights 8-bit and multiplies at the 16-bit rate, slower than bf16 at large batches and in long prompts"
 	}
-	hw, hwOK := g.Hardware(in.Weights)
+	layout := ""
+	if hw, ok := g.Hardware(in.Weights); ok && !in.Task.Training() {
+		layout = estimator.GPULayoutRefusal(in, hw)
+	}
 	switch {
 	case !s.Runs:
 		return cause + ": these figures are for a setup that would not run, and rightsize plan leaves such GPUs out"
-	case hwOK && !in.Task.Training() && estimator.GPULayoutRefusal(in, hw) != "":
-		return "--gpu " + g.ID + ": " + estimator.GPULayoutRefusal(in, hw) + "; these figures are for a layout that would not run there, and rightsize plan lays out no such copy"
+	case layout != "":
+		return "--gpu " + g.ID + ": " + layout + "; these figures are for a layout that would not run there, and rightsize plan lays out no such copy"
 	case s.Why == estimator.SupportNoBF16:
 		return cause + ": the engines run fp16 there, same memory (--precision fp16)"
 	case s.Why == estimator.SupportNoQuantModel:

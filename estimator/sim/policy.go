@@ -365,18 +365,13 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 	}
 	if dp := SchedulerRanks(in); dp > 1 {
 		pol.MaxSeqs *= dp
-		if in.Engine == estimator.SGLang {
-			// SGLang divides its chunked prefill size by the DP size
-			// under attention DP, each rank scheduling a dp-th of it
-			// ("self.chunked_prefill_size = self.chunked_prefill_size //
-			// self.dp_size", sgl-project/sglang python/sglang/srt/
-			// server_args.py, _handle_data_parallelism): the copy's
-			// budget is the flag's, and a prompt, on one rank, takes at
-			// most a dp-th of it a step (estimator.DisaggPrefillBatch
-			// reads the same rule).
-			pol.ChunkCap = max(pol.TokenBudget/dp, 1)
-		} else {
+		// Each rank's whole budget (TensorRT-LLM, vLLM), or one budget
+		// a rank's prompt takes a dp-th of (SGLang):
+		// estimator.RankBudgets.
+		if estimator.RankBudgets(in.Engine) {
 			pol.TokenBudget = min(pol.TokenBudget*dp, 1<<24)
+		} else {
+			pol.ChunkCap = max(pol.TokenBudget/dp, 1)
 		}
 		if in.Engine == estimator.TRTLLM && in.AttentionDPBalanceIters > 0 {
 			pol.BalanceRanks, pol.BalanceWaitSteps = dp, in.AttentionDPBalanceIters

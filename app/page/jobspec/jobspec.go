@@ -207,7 +207,8 @@ var Fields = [N]Spec{
 	MaxBatchedTokens: {"max-batched-tokens", "mbt", "0", Int},
 	EnforceEager:     {"enforce-eager", "ee", "0", Bool},
 	// vLLM's --async-scheduling on a release before 0.14, where it is
-	// opt-in (estimator.Input.AsyncScheduling); the page shows none.
+	// opt-in (estimator.Input.AsyncScheduling); the page shows it among a
+	// vLLM job's engine settings.
 	AsyncScheduling: {"async-scheduling", "as", "0", Bool},
 	GPU:             {"gpu", "g", "", Text},
 	UsableVRAM:      {"usable-vram", "uv", "", Text},
