@@ -193,7 +193,10 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		return fail("--two-batch-overlap: %s on a side (--prefill-ep and --prefill-dp, or --decode-ep and --decode-dp)", estimator.TwoBatchOverlapNeeds)
 	}
 	if d.RequestSeconds == 0 {
-		d.RequestSeconds = pol.RequestSeconds
+		// The prefill forward's operations at the prefill side's TP.
+		pin := in
+		pin.TP = max(d.Prefill.TP, 1)
+		d.RequestSeconds = estimator.RequestSeconds(pin, hw)
 	}
 	if d.Prefill.Batch == 0 && w.PromptTokens > 0 {
 		d.Prefill.Batch = estimator.DisaggPrefillBatch(in, *f.pdp, pol.TokenBudget, w.PromptTokens)

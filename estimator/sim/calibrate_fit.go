@@ -297,7 +297,7 @@ func FitWith(in estimator.Input, hw estimator.Hardware, pts []Measurement, opts 
 	}
 	start := Factors{RequestSeconds: in.RequestSeconds, InferenceMFU: perf.ComputeEfficiency, BandwidthUtil: perf.BandwidthUtil}
 	if start.RequestSeconds == 0 {
-		start.RequestSeconds = requestSeconds(in.Engine)
+		start.RequestSeconds = estimator.RequestSeconds(in, hw)
 	}
 	start.InferenceMFU = clampShare(start.InferenceMFU, fitMinMFU)
 	start.BandwidthUtil = clampShare(start.BandwidthUtil, fitMinBandwidth)

@@ -103,7 +103,8 @@ type Policy struct {
 	// RequestSeconds is each request's fixed cost outside the GPU's
 	// steps: the HTTP/API server, tokenisation, scheduling, detokenising
 	// and streaming. It adds to TTFT and end-to-end latency but occupies
-	// no step. Fitted per engine (requestSeconds).
+	// no step. The engine's policy alone leaves it 0: it depends on the
+	// model (estimator.RequestSeconds, which NewConfig sets).
 	RequestSeconds float64
 }
 
@@ -167,7 +168,7 @@ func DefaultPolicy(e estimator.Engine, vram estimator.Bytes) (Policy, error) {
 // estimator.VLLMDefaultLimitsOn, which reads the GPUs the engine singles
 // out by name (the A100 80GB takes the smaller limits).
 func DefaultPolicyOn(e estimator.Engine, vram estimator.Bytes, hw estimator.Hardware) (Policy, error) {
-	p := Policy{Engine: e, RequestSeconds: requestSeconds(e)}
+	p := Policy{Engine: e}
 	switch e {
 	case estimator.VLLM:
 		l := estimator.VLLMDefaultLimitsOn(vram, hw)
@@ -191,57 +192,6 @@ func DefaultPolicyOn(e estimator.Engine, vram estimator.Bytes, hw estimator.Hard
 	}
 	return p, nil
 }
-
-// requestSeconds is the engine's fixed cost per request outside the GPU's
-// steps (Policy.RequestSeconds).
-func requestSeconds(e estimator.Engine) float64 {
-	switch e {
-	case estimator.SGLang:
-		return sglangRequestSeconds
-	case estimator.TRTLLM:
-		return trtllmRequestSeconds
-	}
-	return vllmRequestSeconds
-}
-
-// The per-request fixed costs (Policy.RequestSeconds). At concurrency 1–4
-// a request's TTFT is its fixed cost plus its own prefill, so each is the
-// cost that minimises the median |error| of the simulated median TTFT on
-// its engine's fit rows at low concurrency. SGLang's and TensorRT-LLM's
-// were fitted on the InferenceX fit rows (testdata/calibration/inferencex,
-// README there; NVIDIA GPUs, and AMD ones for SGLang; DeepSeek-R1-0528,
-// TP 4 and 8, 1k and 8k prompts); vLLM's on the fit rows of two benchmark families, InferenceX
-// and GPUStack's performance lab (testdata/calibration/gpustack). The cost
-// these rows ask for depends on the model more than on the engine or the
-// benchmark family: 56–190 ms for DeepSeek-R1 on SGLang, TensorRT-LLM and
-// vLLM alike, in both families; 7–48 ms for Qwen3-8B and 14–17 ms for
-// gpt-oss-120b (testdata/calibration/README.md, "Seventh round"). A
-// constant per engine cannot hold both; each is taken where its engine's
-// fit rows put it.
-const (
-	// sglangRequestSeconds: refitted with SGLang's prompt rates
-	// (estimator's enginePromptRates) on the same rows, the 119 SGLang
-	// InferenceX fit rows at 1–8 in flight on H200, B200, B300, MI300X,
-	// MI325X and MI355X: median |error| 13.5% at 75 and 80 ms (mean |error|
-	// 18.5 and 18.3%, so 80), 15.0% at 85, 13.7% at 70 (25.8% with the
-	// previous 106 ms and no prompt rates, which left part of the prompt
-	// rate's shortfall in this constant). GPUStack's three SGLang fit rows
-	// (Qwen3-8B on an H100, v0.5.3) want 7–21 ms; pooled with InferenceX's
-	// they leave the fit where it was.
-	sglangRequestSeconds = 0.08
-	// trtllmRequestSeconds: 41 TensorRT-LLM fit rows on H200 and B200
-	// (median |error| 15.6%). GPUStack's one TensorRT-LLM row (Qwen3-8B,
-	// v1.2.0rc1) wants 25 ms.
-	trtllmRequestSeconds = 0.068
-	// vllmRequestSeconds: the vLLM fit rows at concurrency ≤ 16 of both
-	// families, each model weighted alike: Qwen3-8B on an H100 (GPUStack,
-	// vLLM 0.11.0, 1–8 in flight, 5 rows) wants 40 ms over the simulated
-	// TTFT at the median, gpt-oss-120b 16 ms (GPUStack on one and two
-	// H100s, vLLM 0.10.2, 14 and 17 ms; the InferenceX B200 TP 4 row at
-	// 16 in flight, 16 ms); their mean, 28 ms. It was 16 ms, fitted on the
-	// InferenceX row alone.
-	vllmRequestSeconds = 0.028
-)
 
 func (p Policy) validate() error {
 	bad := func(field string, v int, reason string) error {
@@ -360,6 +310,7 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		pol.TokenBudget = in.MaxBatchedTokens
 	}
 	pol.AdmitEvery = max(in.SchedulerSteps, in.SchedulerRecvInterval)
+	pol.RequestSeconds = estimator.RequestSeconds(in, hw)
 	if in.RequestSeconds > 0 {
 		pol.RequestSeconds = in.RequestSeconds // a calibration's (Calibration)
 	}

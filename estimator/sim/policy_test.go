@@ -43,6 +43,12 @@ func TestVLLMDefaultsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// NewConfig adds the model's fixed cost per request, which the
+		// engine's policy alone leaves 0.
+		if pol.RequestSeconds != 0 || cfg.Policy.RequestSeconds != estimator.RequestSeconds(in, hw) {
+			t.Errorf("%v GiB: request cost %v in the engine's policy, %v in NewConfig's", gib, pol.RequestSeconds, cfg.Policy.RequestSeconds)
+		}
+		pol.RequestSeconds = cfg.Policy.RequestSeconds
 		if cfg.Policy != pol {
 			t.Errorf("%v GiB: NewConfig's policy %+v, DefaultPolicy's %+v", gib, cfg.Policy, pol)
 		}
