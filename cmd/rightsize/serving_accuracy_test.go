@@ -82,12 +82,16 @@ var servingAchieved = []struct {
 	// group holds against their medians: test 56.0 → 63.7%, while the same
 	// rows' p50 went 11.0 → 5.0% (H200 SGLang, test).
 	{"load TTFT vs median", false, [3]float64{0.615, 0.637, 1.521}},
-	{"load TTFT p50", false, [3]float64{0.145, 0.119, 0.135}},
+	// SGLang's receive interval as its receive skipper (sim.Policy.
+	// RecvSkip; hundred-seventh round): 14.5/11.9/13.5% → 15.7/13.8/14.2%,
+	// the fit split's p90 41.0 → 33.6%, the fit rows at 8k prompts and 128
+	// in flight +614% → −25%.
+	{"load TTFT p50", false, [3]float64{0.157, 0.138, 0.142}},
 	{"load TPOT", false, [3]float64{0.109, 0.098, 0.068}},
 	{"load TPOT vs median", false, [3]float64{0.073, 0.086, 0.078}},
 	{"load TPOT p50", false, [3]float64{0.079, 0.084, 0.079}},
 	{"load throughput/GPU", false, [3]float64{0.092, 0.106, 0.073}},
-	{"load TTFT p50", true, [3]float64{0.143, 0.105, 0.137}},
+	{"load TTFT p50", true, [3]float64{0.158, 0.110, 0.146}},
 	{"load TPOT p50", true, [3]float64{0.064, 0.081, 0.071}},
 	{"load throughput/GPU", true, [3]float64{0.082, 0.102, 0.077}},
 }

@@ -92,6 +92,19 @@ type Policy struct {
 	// --scheduler-recv-interval (the scheduler polls for new requests
 	// every that many forward passes). 0 or 1: every step.
 	AdmitEvery int
+	// RecvSkip: AdmitEvery is SGLang's receive skipper, not a scheduling
+	// pass. SGLang's scheduler schedules its waiting queue at every step
+	// and only takes new requests off its socket when a counter reaches
+	// AdmitEvery; each decode or verify step adds 1 to it, any other
+	// forward (a prefill) adds 1,000, and an idle scheduler polls at once
+	// (sgl-project/sglang python/sglang/srt/managers/
+	// scheduler_recv_skipper.py, SchedulerRecvSkipper.handle; the weights
+	// are environ.py's SGLANG_SCHEDULER_RECV_SKIPPER_WEIGHT_DEFAULT 1000,
+	// _DECODE 1, _TARGET_VERIFY 1, _NONE 1). So a request that arrives
+	// after a prefill step is taken in at the next step, and one that
+	// arrives during decoding waits for the counter. Without it AdmitEvery
+	// holds the waiting queue as vLLM's multi-step scheduling does.
+	RecvSkip bool
 	// BalanceRanks and BalanceWaitSteps: TensorRT-LLM's attention-DP
 	// balance (attention_dp_config enable_balance, batching_wait_iters 0,
 	// timeout_iters BalanceWaitSteps): each new request joins one of the
@@ -310,6 +323,7 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		pol.TokenBudget = in.MaxBatchedTokens
 	}
 	pol.AdmitEvery = max(in.SchedulerSteps, in.SchedulerRecvInterval)
+	pol.RecvSkip = in.Engine == estimator.SGLang && in.SchedulerRecvInterval > 1
 	pol.RequestSeconds = estimator.RequestSeconds(in, hw)
 	if in.RequestSeconds > 0 {
 		pol.RequestSeconds = in.RequestSeconds // a calibration's (Calibration)

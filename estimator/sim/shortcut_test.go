@@ -82,6 +82,7 @@ func TestShortcutsMatchPlain(t *testing.T) {
 		switch rng.IntN(4) {
 		case 0:
 			p.AdmitEvery = []int{0, 1, 2, 10, 30}[rng.IntN(5)]
+			p.RecvSkip = rng.IntN(2) == 0 // SGLang's receive skipper
 		case 1:
 			p.BalanceRanks, p.BalanceWaitSteps = 2+rng.IntN(7), rng.IntN(80)
 		case 2:

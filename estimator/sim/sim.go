@@ -285,6 +285,9 @@ type state struct {
 	cap  float64 // KV pool tokens
 
 	t float64 // simulated time
+	// recv is SGLang's receive-skipper counter (Policy.RecvSkip): the
+	// weight of the forwards since the scheduler last took requests in.
+	recv int64
 	k int64   // decode steps so far (every decoding request gains one token per decode step)
 
 	// The reserve share (Policy.ReserveOutput) as it decays: ratio0 at
@@ -438,6 +441,14 @@ func (s *state) send(t float64) {
 // deliver moves the requests that reached the scheduler by now to the
 // waiting queue.
 func (s *state) deliver() {
+	if s.p.RecvSkip && s.p.AdmitEvery > 1 {
+		// An idle scheduler spins through its loop and takes requests in
+		// at once.
+		if s.nRun > 0 && s.recv < int64(s.p.AdmitEvery) {
+			return
+		}
+		s.recv = 0
+	}
 	for s.pending < s.sent && s.reqs[s.pending].arrive <= s.t {
 		s.reqs[s.pending].state = stWaiting
 		s.reqs[s.pending].step = int64(s.steps)
@@ -660,7 +671,7 @@ func (s *state) schedule() Limit {
 	// New requests, at the scheduler's polling steps (an idle engine
 	// polls all the time).
 	limit := LimitNone
-	if s.p.AdmitEvery > 1 && s.nRun > 0 && s.steps%s.p.AdmitEvery != 0 && s.wHead < len(s.waiting) {
+	if s.p.AdmitEvery > 1 && !s.p.RecvSkip && s.nRun > 0 && s.steps%s.p.AdmitEvery != 0 && s.wHead < len(s.waiting) {
 		return LimitPolling
 	}
 	if s.balanceWait() > 0 {
@@ -768,9 +779,13 @@ func (s *state) advance(limit Limit) {
 		}
 		dt = s.m.StepSeconds(st)
 	}
-	if s.wHead < len(s.waiting) {
+	switch {
+	case s.wHead < len(s.waiting):
 		s.blocked[limit] += dt
+	case s.held():
+		s.blocked[LimitPolling] += dt // arrived, not yet taken in
 	}
+	s.addRecv(steps)
 	s.runArea += float64(s.nRun) * dt
 	s.t += dt
 	s.steps += int(steps)
@@ -861,9 +876,7 @@ func (s *state) decodeRun() int64 {
 		k = max(s.heap[s.heapHead].fin-s.k, 1)
 	}
 	// Stale heap entries only make the run shorter: still correct.
-	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
-		k = min(k, int64(e-s.steps%e)) // stop at the next polling step
-	}
+	k = min(k, s.nextPoll())
 	if w := s.balanceWait(); w > 0 {
 		k = min(k, w) // stop when the balance wait times out
 	}
@@ -901,6 +914,53 @@ func (s *state) decodeRun() int64 {
 	return k
 }
 
+// nextPoll is the decode steps until the scheduler next takes requests
+// in (Policy.AdmitEvery), where some wait for it; a run of decode steps
+// stops there. SGLang's receive skipper (Policy.RecvSkip) takes in only
+// what has not reached the waiting queue: the queue itself is scheduled
+// at every step.
+func (s *state) nextPoll() int64 {
+	e := int64(s.p.AdmitEvery)
+	switch {
+	case e <= 1:
+		return math.MaxInt64
+	case s.p.RecvSkip:
+		if s.pending < s.sent {
+			return max(e-s.recv, 1)
+		}
+	case s.wHead < len(s.waiting) || s.pending < s.sent:
+		return e - int64(s.steps)%e
+	}
+	return math.MaxInt64
+}
+
+// addRecv adds this step's weight to SGLang's receive-skipper counter
+// (Policy.RecvSkip): a prefill step's recvSkipPrefillWeight, or 1 for each
+// of a run of decode steps, where the counter restarts at 0 whenever it
+// reaches the interval (with requests to take in or not); it keeps the
+// value the check after the run reads.
+func (s *state) addRecv(steps int64) {
+	e := int64(s.p.AdmitEvery)
+	switch {
+	case !s.p.RecvSkip || e <= 1:
+	case len(s.plan) > 0:
+		s.recv += recvSkipPrefillWeight
+	default:
+		s.recv = (s.recv+steps-1)%e + 1
+	}
+}
+
+// held reports whether a request has reached the scheduler's socket that
+// SGLang's receive skipper has not taken in yet (Policy.RecvSkip).
+func (s *state) held() bool {
+	return s.p.RecvSkip && s.pending < s.sent && s.reqs[s.pending].arrive <= s.t
+}
+
+// recvSkipPrefillWeight is what a forward other than a decode or verify
+// step adds to SGLang's receive-skipper counter
+// (SGLANG_SCHEDULER_RECV_SKIPPER_WEIGHT_DEFAULT; Policy.RecvSkip).
+const recvSkipPrefillWeight = 1000
+
 // decodeRunPlain is decodeRun without its shortcut: the step time at
 // the run's start context whenever an arrival may end the run. The tests
 // run it beside decodeRun (Config.plain) and compare the runs.
@@ -916,9 +976,7 @@ func (s *state) decodeRunPlain() int64 {
 			k = min(k, max(int64(n), 1))
 		}
 	}
-	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
-		k = min(k, int64(e-s.steps%e))
-	}
+	k = min(k, s.nextPoll())
 	if w := s.balanceWait(); w > 0 {
 		k = min(k, w)
 	}

@@ -574,7 +574,45 @@ func TestRecvIntervalIsExplicit(t *testing.T) {
 	if !(r10.TTFT.P50 > r0.TTFT.P50) {
 		t.Errorf("median TTFT %.4f s polling every 10 passes, %.4f s every pass: want longer", r10.TTFT.P50, r0.TTFT.P50)
 	}
-	if cfg, err := NewConfig(in, hw, estimator.Efficiency{}, w); err != nil || cfg.Policy.AdmitEvery != 10 {
-		t.Errorf("NewConfig: AdmitEvery %d (%v), want 10", cfg.Policy.AdmitEvery, err)
+	if cfg, err := NewConfig(in, hw, estimator.Efficiency{}, w); err != nil || cfg.Policy.AdmitEvery != 10 || !cfg.Policy.RecvSkip {
+		t.Errorf("NewConfig: AdmitEvery %d, receive skipper %v (%v), want 10 and SGLang's", cfg.Policy.AdmitEvery, cfg.Policy.RecvSkip, err)
+	}
+}
+
+// SGLang's receive interval skips taking requests off its socket, not
+// scheduling its waiting queue (Policy.RecvSkip): a prefill step makes
+// the next step take new requests in, and requests already taken in start
+// at the next step with room. With every prompt the size of the token
+// budget, a queue held to every 30th step (vLLM's multi-step scheduling,
+// the form the simulator gave SGLang's interval before) admits a prompt
+// each 30 steps and lets the closed loop's queue grow; SGLang's own
+// skipper keeps TTFT near the prefill's own time.
+func TestRecvSkipHoldsTheSocketNotTheQueue(t *testing.T) {
+	cfg := testConfig(t, estimator.SGLang, 8192, 256)
+	cfg.Policy.TokenBudget, cfg.Policy.AdmitEvery, cfg.Policy.RecvSkip = 8192, 30, true
+	cfg.Load.Concurrency, cfg.Load.Requests = 32, 320
+	held := cfg
+	held.Policy.RecvSkip = false
+	rs, rh := run(t, cfg), run(t, held)
+	if !(rs.TTFT.P50*3 < rh.TTFT.P50) || !(rs.OutputTokensPerSecond > rh.OutputTokensPerSecond) {
+		t.Errorf("median TTFT %.3f s and %.0f tok/s with SGLang's receive skipper, %.3f s and %.0f tok/s with the queue held: want far shorter and faster",
+			rs.TTFT.P50, rs.OutputTokensPerSecond, rh.TTFT.P50, rh.OutputTokensPerSecond)
+	}
+	// The counter: a decode run adds a step each and restarts at the
+	// interval; a prefill step makes the next check take requests in.
+	s := state{p: cfg.Policy}
+	for _, c := range []struct {
+		from, steps, want int64
+	}{{0, 29, 29}, {0, 30, 30}, {0, 31, 1}, {5, 3, 8}, {12, 95, 17}} {
+		s.recv = c.from
+		s.plan = s.plan[:0]
+		s.addRecv(c.steps)
+		if s.recv != c.want {
+			t.Errorf("receive counter from %d after %d decode steps: %d, want %d", c.from, c.steps, s.recv, c.want)
+		}
+	}
+	s.recv, s.plan = 3, []chunk{{0, 1}}
+	if s.addRecv(1); s.recv < int64(cfg.Policy.AdmitEvery) {
+		t.Errorf("receive counter %d after a prefill step, want at least %d", s.recv, cfg.Policy.AdmitEvery)
 	}
 }
