@@ -760,7 +760,7 @@ type Input struct {
 	// the GPU's steps (API server, tokenisation, scheduling, detokenising,
 	// streaming), measured on the user's own deployment (rightsize
 	// calibrate): the simulator's Policy.RequestSeconds. 0: the engine's
-	// fitted figure.
+	// fitted figure for the model (RequestSeconds).
 	RequestSeconds float64
 	EngineVersion  EngineVersion // --engine-version: the engine's release (zero: CurrentEngineVersion); sets whether its host work overlaps the GPU's step
 	Kernel         Kernel        // --kernel: the weight-only format's matmul kernel (KernelAuto: the engine's default); sets its host ops and bandwidth share
