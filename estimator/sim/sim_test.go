@@ -50,6 +50,7 @@ func testConfig(t testing.TB, e estimator.Engine, prompt, output int) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.RequestSeconds = estimator.RequestSeconds(in, h100SXM) // as NewConfig sets it
 	return Config{Model: &m, Policy: p, Load: Load{PromptTokens: prompt, OutputTokens: output}}
 }
 
