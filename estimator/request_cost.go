@@ -6,8 +6,11 @@ package estimator
 // outside the GPU's steps on a host like hw's (the simulator's
 // Policy.RequestSeconds; the disaggregated model's Disagg.RequestSeconds):
 // it adds to time to first token and end-to-end latency but occupies no
-// step. Input.RequestSeconds (a calibration's) overrides it where set; 0
-// for an engine that serves no requests (HF, llama.cpp).
+// step. Input.RequestSeconds (a calibration's, or --request-overhead) is
+// the figure where set; else 0 for an engine that serves no requests (HF,
+// llama.cpp). The simulator (sim.NewConfig), the disaggregated estimate,
+// the planner's disaggregated layouts and the calibration fit's start all
+// read this one function.
 //
 // At 1–4 in flight a request's TTFT is this cost plus its own prefill, so
 // the cost is what the rows at low concurrency leave over the simulated
@@ -28,11 +31,11 @@ package estimator
 // round). What the engines do per request that scales with the layers is
 // not read in their source: a fitted figure, an estimate.
 func RequestSeconds(in Input, hw Hardware) float64 {
-	op := hw.HostOpSeconds
-	if op == 0 {
-		op = hw.HostClass.OpSeconds()
+	if in.RequestSeconds > 0 {
+		return in.RequestSeconds
 	}
-	host := op / hfOpSeconds // the host class's speed against a server's
+	// The host class's speed against a server's.
+	host := hw.withDefaults().HostOpSeconds / hfOpSeconds
 	switch in.Engine {
 	case SGLang:
 		return promptOps(in) * sglangRequestOpSeconds * host
@@ -83,9 +86,8 @@ const (
 	// enginePromptRates, were fitted with it; at 40 µs, 80.5 ms, the
 	// simulated admissions shift by a step on some rows and the test
 	// split's median TTFT moves by half a point); it gives Qwen3-8B on one
-	// H100 (36 × 10) 14 ms,
-	// where GPUStack's three SGLang v0.5.3 fit rows ask for 7–21 ms
-	// (+250% median TTFT error with 80 ms; +2% with this).
+	// H100 (36 × 10) 14 ms, where GPUStack's three SGLang v0.5.3 fit rows
+	// ask for 7–21 ms (+250% median TTFT error with 80 ms; +2% with this).
 	sglangRequestOpSeconds = 0.080 / 2013
 	// trtllmRequestSeconds and trtllmRequestOpSeconds: TensorRT-LLM's
 	// fixed part and cost per operation. The 41 TensorRT-LLM InferenceX

@@ -9,8 +9,9 @@ import (
 // the model's prefill operations for SGLang and TensorRT-LLM (DeepSeek-R1
 // at TP 8 in FP8 keeps the 80 and 68 ms fitted on its rows; Llama 3.1 8B
 // on one GPU in BF16 runs 32 × 10 operations), stays vLLM's one figure,
-// grows with a slower host class, and is 0 for engines that serve no
-// requests.
+// grows with a slower host class, is the input's own figure where one is
+// set (a calibration, --request-overhead), and is 0 for engines that serve
+// no requests.
 func TestRequestSecondsByModel(t *testing.T) {
 	ds := DefaultInput(loadArch(t, "deepseek-v3.json"))
 	ds.Weights, ds.TP = FP8, 8
@@ -18,6 +19,8 @@ func TestRequestSecondsByModel(t *testing.T) {
 	llama.Weights, llama.TP = BF16, 1
 	gptoss := DefaultInput(loadArch(t, "gpt-oss-120b.json"))
 	gptoss.Weights, gptoss.TP = FP4, 2
+	calibrated := llama
+	calibrated.RequestSeconds = 0.0125
 	server := Hardware{HostClass: HostServer}
 	legacy := Hardware{HostClass: HostLegacyServer}
 	for _, c := range []struct {
@@ -36,6 +39,7 @@ func TestRequestSecondsByModel(t *testing.T) {
 		{"SGLang gpt-oss-120b TP 2 FP4 (MoE, quantised, TP)", gptoss, SGLang, server, 36 * 27 * 0.080 / 2013},
 		{"SGLang Llama 3.1 8B on a legacy host", llama, SGLang, legacy, 320 * 0.080 / 2013 * hfOpSecondsLegacy / hfOpSeconds},
 		{"SGLang, the host's own op time", llama, SGLang, Hardware{HostOpSeconds: 2 * hfOpSeconds}, 2 * 320 * 0.080 / 2013},
+		{"SGLang with a calibration's or --request-overhead's figure", calibrated, SGLang, legacy, 0.0125},
 		{"HF", llama, HF, server, 0},
 		{"llama.cpp", llama, LlamaCpp, server, 0},
 	} {

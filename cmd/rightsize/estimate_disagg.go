@@ -187,17 +187,16 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		Prefill:     estimator.DisaggSide{Workers: *f.pw, TP: *f.ptp, DP: *f.pdp, EP: *f.pep, RedundantExperts: *f.pred, Batch: *f.pb},
 		Decode:      estimator.DisaggSide{Workers: *f.dw, TP: *f.dtp, DP: *f.ddp, EP: *f.dep, RedundantExperts: *f.dred, Batch: *f.db},
 		Concurrency: in.Batch, KVBandwidth: *f.kvGbps * 1e9 / 8, KVLatencySeconds: *f.kvLatency,
-		RequestSeconds: in.RequestSeconds, DraftTokens: *f.draft, Acceptance: *f.accept,
+		DraftTokens: *f.draft, Acceptance: *f.accept,
 	}
 	if in.TwoBatchOverlap && !estimator.TwoBatchOverlaps(d.Prefill.EP, d.Prefill.DP) && !estimator.TwoBatchOverlaps(d.Decode.EP, d.Decode.DP) {
 		return fail("--two-batch-overlap: %s on a side (--prefill-ep and --prefill-dp, or --decode-ep and --decode-dp)", estimator.TwoBatchOverlapNeeds)
 	}
-	if d.RequestSeconds == 0 {
-		// The prefill forward's operations at the prefill side's TP.
-		pin := in
-		pin.TP = max(d.Prefill.TP, 1)
-		d.RequestSeconds = estimator.RequestSeconds(pin, hw)
-	}
+	// --request-overhead, else the prefill forward's operations at the
+	// prefill side's TP.
+	pin := in
+	pin.TP = max(d.Prefill.TP, 1)
+	d.RequestSeconds = estimator.RequestSeconds(pin, hw)
 	if d.Prefill.Batch == 0 && w.PromptTokens > 0 {
 		d.Prefill.Batch = estimator.DisaggPrefillBatch(in, *f.pdp, pol.TokenBudget, w.PromptTokens)
 	}

@@ -388,11 +388,8 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 	sz := estimator.NewDisaggSizer(in, hw, p.req.Assumptions.Efficiency, p.work)
 	// Each request's fixed cost outside the steps, as the aggregated
 	// copies' simulations take it (sim.NewConfig): a calibration's, else
-	// the engine's for this model.
-	reqSecs := in.RequestSeconds
-	if reqSecs == 0 {
-		reqSecs = estimator.RequestSeconds(in, hw)
-	}
+	// the engine's for this model at the prefill side's layout.
+	reqSecs := estimator.RequestSeconds(in, hw)
 	eval := func(pc copyShape, np int, dc copyShape, nd int) (estimator.DisaggPoint, bool) {
 		// Each count tried is a slice of work of its own: a large
 		// model's search holds the thread for tens of them

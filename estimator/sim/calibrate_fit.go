@@ -295,10 +295,7 @@ func FitWith(in estimator.Input, hw estimator.Hardware, pts []Measurement, opts 
 	if err != nil {
 		return res, err
 	}
-	start := Factors{RequestSeconds: in.RequestSeconds, InferenceMFU: perf.ComputeEfficiency, BandwidthUtil: perf.BandwidthUtil}
-	if start.RequestSeconds == 0 {
-		start.RequestSeconds = estimator.RequestSeconds(in, hw)
-	}
+	start := Factors{RequestSeconds: estimator.RequestSeconds(in, hw), InferenceMFU: perf.ComputeEfficiency, BandwidthUtil: perf.BandwidthUtil}
 	start.InferenceMFU = clampShare(start.InferenceMFU, fitMinMFU)
 	start.BandwidthUtil = clampShare(start.BandwidthUtil, fitMinBandwidth)
 

@@ -309,8 +309,8 @@ func SchedulerRanks(in estimator.Input) int {
 // engine's default scheduler (DefaultPolicyOn in.VRAM and hw; a non-zero
 // in.MaxBatchedTokens replaces the token budget, in.SchedulerSteps or
 // in.SchedulerRecvInterval sets AdmitEvery, in.AttentionDPBalanceIters
-// TensorRT-LLM's attention-DP balance, a non-zero in.RequestSeconds
-// RequestSeconds). When the memory estimate's KV pool cannot hold one
+// TensorRT-LLM's attention-DP balance, estimator.RequestSeconds
+// RequestSeconds: in.RequestSeconds where set). When the memory estimate's KV pool cannot hold one
 // request (a job that fits only with a lower memory reserve or an fp8 KV
 // cache), the pool bounds nothing and KVUnbounded says so. Load's
 // concurrency, rate and request count are left to the caller.
@@ -324,10 +324,7 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 	}
 	pol.AdmitEvery = max(in.SchedulerSteps, in.SchedulerRecvInterval)
 	pol.RecvSkip = in.Engine == estimator.SGLang && in.SchedulerRecvInterval > 1
-	pol.RequestSeconds = estimator.RequestSeconds(in, hw)
-	if in.RequestSeconds > 0 {
-		pol.RequestSeconds = in.RequestSeconds // a calibration's (Calibration)
-	}
+	pol.RequestSeconds = estimator.RequestSeconds(in, hw) // a calibration's (Calibration), else the engine's for the model
 	if dp := SchedulerRanks(in); dp > 1 {
 		pol.MaxSeqs *= dp
 		// Each rank's whole budget (TensorRT-LLM, vLLM), or one budget

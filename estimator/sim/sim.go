@@ -288,7 +288,7 @@ type state struct {
 	// recv is SGLang's receive-skipper counter (Policy.RecvSkip): the
 	// weight of the forwards since the scheduler last took requests in.
 	recv int64
-	k int64   // decode steps so far (every decoding request gains one token per decode step)
+	k    int64 // decode steps so far (every decoding request gains one token per decode step)
 
 	// The reserve share (Policy.ReserveOutput) as it decays: ratio0 at
 	// decode step ratioK (Policy.ReserveDecaySteps).
