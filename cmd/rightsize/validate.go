@@ -28,6 +28,7 @@ import (
 var valGroups = []string{"memory", "fine-tune memory", "fine-tune memory, generic flags", "decode", "prefill/TTFT", "serving TPOT", "serving throughput",
 	"load TTFT", "load TTFT vs median", "load TTFT p50", "load TTFT p99", "load TPOT", "load TPOT vs median", "load TPOT p50",
 	"load TPOT p99", "load throughput/GPU", "load TPOT, tables", "load throughput/GPU, tables",
+	"load TPOT, blog tables", "load throughput/GPU, blog tables",
 	"GPUStack TTFT p50, conc ≤ 8", "GPUStack TTFT mean, conc ≤ 8", "GPUStack TTFT p50, burst", "GPUStack TTFT mean, burst",
 	"GPUStack TPOT p50", "GPUStack throughput", "training time", "MFU"}
 
@@ -606,7 +607,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, devicePrefillCases, deviceH200MemoryCases, deviceFSDPMemoryCases, disaggCases} {
+		inferencexCases, inferencexTableCases, inferencexBlogCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, devicePrefillCases, deviceH200MemoryCases, deviceFSDPMemoryCases, disaggCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err

@@ -31,8 +31,17 @@ var inferencexGPUs = map[string]string{"h100": "h100-sxm", "h200": "h200-sxm", "
 var inferencexEngines = map[string]string{"sglang": "sglang", "trt": "trtllm", "vllm": "vllm"}
 
 // inferencexModels maps the rows' model names to catalog IDs.
+//
+// Kimi K2.5 is replayed as the catalog's Kimi K2: its language model is
+// Kimi K2's (61 layers, MLA with 64 heads, 384 routed experts, 8 a token
+// and one shared; arXiv:2602.02276, the Kimi K2.5 report, and the model's
+// config.json), and the MoonViT-3D vision encoder (about 0.4B parameters)
+// that K2.5 adds is not in the catalog model: an approximation that moves
+// the weights by 0.04%. Moonshot's INT4 checkpoint keeps attention, the
+// shared expert and the dense first layer in BF16 (its quantization
+// config's exclusions); the replay's --precision int4 quantises them too.
 var inferencexModels = map[string]string{"DeepSeek-R1-0528": "deepseek-r1", "nvidia/DeepSeek-R1-0528-FP4": "deepseek-r1",
-	"openai/gpt-oss-120b": "gpt-oss-120b"}
+	"openai/gpt-oss-120b": "gpt-oss-120b", "moonshotai/Kimi-K2.5": "kimi-k2", "nvidia/Kimi-K2.5-NVFP4": "kimi-k2"}
 
 // The InferenceX client's cold first wave is the estimate's own default
 // (estimate --first-wave-seconds auto, estimator.ColdFirstWaveSeconds,
@@ -324,6 +333,79 @@ func inferencexTableCases(dir string) ([]valCase, error) {
 	return out, nil
 }
 
+const inferencexBlogFile = "inferencex/inferencex_blog_points.csv"
+
+// The blog tables' groups: InferenceX's published single-replica tables
+// (inferencexBlogFile: Kimi K2.5 on vLLM, DeepSeek-R1 on SGLang; README
+// there, "Blog tables"), apart from the dashboard's rows and the issue's.
+const (
+	blogTPOT       = "load TPOT, blog tables"
+	blogThroughput = "load throughput/GPU, blog tables"
+)
+
+// inferencexBlogCases: each cell of the blog tables, its TPOT against the
+// mean TPOT the estimate reports and its throughput against the
+// estimate's output tokens/s per GPU. The posts print total tokens/s per
+// GPU (input and output, InferenceX's tput_per_gpu); a request of the
+// closed loop brings isl prompt tokens for every osl it generates (both
+// lengths drawn with the same range ratio), so its output share is
+// osl / (isl + osl). Each row's recipe settings travel with it: the KV
+// dtype (--kv-dtype; bf16 where the recipe set none), the engine release
+// and vLLM's --max-num-batched-tokens where the recipe set one.
+func inferencexBlogCases(dir string) ([]valCase, error) {
+	rows, err := readCSV(dir, inferencexBlogFile)
+	if err != nil {
+		return nil, err
+	}
+	var out []valCase
+	for _, r := range rows {
+		args, ok := inferencexArgs(r)
+		if !ok {
+			return nil, fmt.Errorf("%s: a row of %s on %s %s that the replay cannot set up", inferencexBlogFile, r["model"], r["hardware"], r["framework"])
+		}
+		switch r["kv_dtype"] {
+		case "bf16":
+			if i := slices.Index(args, "--kv-dtype"); i >= 0 {
+				args = slices.Delete(args, i, i+2)
+			}
+		case "fp8":
+			if !slices.Contains(args, "--kv-dtype") {
+				args = append(args, "--kv-dtype", "fp8")
+			}
+		}
+		if v := r["engine_version"]; v != "" {
+			args = append(args, "--engine-version", v)
+		}
+		if v := r["max_batched_tokens"]; v != "" {
+			args = append(args, "--max-batched-tokens", v)
+		}
+		conc, _ := strconv.Atoi(r["conc"])
+		tp, _ := strconv.Atoi(r["tp"])
+		isl, osl := num(r["isl"]), num(r["osl"])
+		rel := r["engine_version"]
+		if rel == "" {
+			rel = "release not stated"
+		}
+		set := fmt.Sprintf("%s %s %s %s TP %s EP %s %s/%s conc %d (%s, %s)", r["model"], r["hardware"], r["framework"], r["precision"],
+			r["tp"], r["ep"], r["isl"], r["osl"], conc, rel, r["posted"])
+		base := valCase{Split: r["split"], Source: inferencexBlogFile, Engine: r["framework"] + " " + rel, Args: args,
+			EngineID: inferencexEngines[r["framework"]], GPU: r["hardware"], Concurrency: conc}
+		add := func(group, what, field string, v, scale float64, unit string) {
+			if v > 0 {
+				c := base
+				c.Group, c.Setting, c.Field, c.Scale, c.Measured, c.Unit = group, set+", "+what, field, scale, v, unit
+				out = append(out, c)
+			}
+		}
+		add(blogTPOT, "TPOT (blog table)", "performance.decode_token_latency_seconds", num(r["tpot_ms"]), 1000, "ms")
+		if isl > 0 && osl > 0 {
+			add(blogThroughput, "output tok/s per GPU (blog table's total × osl/(isl+osl))", "performance.tokens_per_second",
+				num(r["tput_per_gpu_total_tok_s"])*osl/(isl+osl), 1/float64(max(tp, 1)), "tok/s/GPU")
+		}
+	}
+	return out, nil
+}
+
 // readCSV reads the calibration CSV dir/file, with a header, into one map
 // per row (readJSON's twin).
 func readCSV(dir, file string) ([]map[string]string, error) {
@@ -441,6 +523,10 @@ func writeLoadBreakdown(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "an estimate; testdata/calibration/README.md, \"The first wave's cause\" and the sixty-eighth round).")
 	fmt.Fprintln(w, "The \"tables\" groups are the vLLM gpt-oss-120b H100 sweep InferenceX published in its issue #828 (TPOT as the tables")
 	fmt.Fprintln(w, "print it, mean or median not stated; inferencex/README.md).")
+	fmt.Fprintln(w, "The \"blog tables\" groups are the single-replica tables of three InferenceX blog posts (Kimi K2.5 on vLLM: H200 INT4,")
+	fmt.Fprintln(w, "B200 INT4 and NVFP4, replayed as Kimi K2; DeepSeek-R1 NVFP4 on SGLang 0.5.5 and 0.5.6 at B200), each with its")
+	fmt.Fprintln(w, "recipe's KV dtype, release and token budget; the posts print total tokens/s per GPU, of which a request's")
+	fmt.Fprintln(w, "osl/(isl + osl) is output (inferencex/README.md, \"Blog tables\"). Nothing was fitted on them.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| group | by | value | split | n | median \\|error\\| | median error |")
 	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|")
