@@ -40,8 +40,12 @@ var inferencexEngines = map[string]string{"sglang": "sglang", "trt": "trtllm", "
 // the weights by 0.04%. Moonshot's INT4 checkpoint keeps attention, the
 // shared expert and the dense first layer in BF16 (its quantization
 // config's exclusions); the replay's --precision int4 quantises them too.
+// MiniMax-M2.5 is replayed as the catalog's MiniMax-M2: the engines load
+// both as MiniMaxM2ForCausalLM, and M2.5's dimensions are taken to be M2's
+// (its config.json was not read).
 var inferencexModels = map[string]string{"DeepSeek-R1-0528": "deepseek-r1", "nvidia/DeepSeek-R1-0528-FP4": "deepseek-r1",
-	"openai/gpt-oss-120b": "gpt-oss-120b", "moonshotai/Kimi-K2.5": "kimi-k2", "nvidia/Kimi-K2.5-NVFP4": "kimi-k2"}
+	"openai/gpt-oss-120b": "gpt-oss-120b", "moonshotai/Kimi-K2.5": "kimi-k2", "nvidia/Kimi-K2.5-NVFP4": "kimi-k2",
+	"MiniMaxAI/MiniMax-M2.5": "minimax-m2", "nvidia/MiniMax-M2.5-NVFP4": "minimax-m2"}
 
 // The InferenceX client's cold first wave is the estimate's own default
 // (estimate --first-wave-seconds auto, estimator.ColdFirstWaveSeconds,
@@ -336,8 +340,8 @@ func inferencexTableCases(dir string) ([]valCase, error) {
 const inferencexBlogFile = "inferencex/inferencex_blog_points.csv"
 
 // The blog tables' groups: InferenceX's published single-replica tables
-// (inferencexBlogFile: Kimi K2.5 on vLLM, DeepSeek-R1 on SGLang; README
-// there, "Blog tables"), apart from the dashboard's rows and the issue's.
+// (inferencexBlogFile: Kimi K2.5 and MiniMax-M2.5 on vLLM, DeepSeek-R1 on
+// SGLang; README there, "Blog tables"), apart from the dashboard's rows and the issue's.
 const (
 	blogTPOT       = "load TPOT, blog tables"
 	blogThroughput = "load throughput/GPU, blog tables"
@@ -523,8 +527,9 @@ func writeLoadBreakdown(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "an estimate; testdata/calibration/README.md, \"The first wave's cause\" and the sixty-eighth round).")
 	fmt.Fprintln(w, "The \"tables\" groups are the vLLM gpt-oss-120b H100 sweep InferenceX published in its issue #828 (TPOT as the tables")
 	fmt.Fprintln(w, "print it, mean or median not stated; inferencex/README.md).")
-	fmt.Fprintln(w, "The \"blog tables\" groups are the single-replica tables of three InferenceX blog posts (Kimi K2.5 on vLLM: H200 INT4,")
-	fmt.Fprintln(w, "B200 INT4 and NVFP4, replayed as Kimi K2; DeepSeek-R1 NVFP4 on SGLang 0.5.5 and 0.5.6 at B200), each with its")
+	fmt.Fprintln(w, "The \"blog tables\" groups are the single-replica tables of four InferenceX blog posts (Kimi K2.5 on vLLM: H200 INT4,")
+	fmt.Fprintln(w, "B200 INT4 and NVFP4, replayed as Kimi K2; MiniMax-M2.5 on vLLM: H100 FP8, B200 FP8 and NVFP4 at TP 1–8, replayed as")
+	fmt.Fprintln(w, "MiniMax-M2; DeepSeek-R1 NVFP4 on SGLang 0.5.5 and 0.5.6 at B200), each with its")
 	fmt.Fprintln(w, "recipe's KV dtype, release and token budget; the posts print total tokens/s per GPU, of which a request's")
 	fmt.Fprintln(w, "osl/(isl + osl) is output (inferencex/README.md, \"Blog tables\"). Nothing was fitted on them.")
 	fmt.Fprintln(w)

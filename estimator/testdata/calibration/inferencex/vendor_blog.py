@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes inferencex_blog_points.csv: the single-replica (aggregated) serving
-tables of three InferenceX-app blog posts, one row per table cell, with the
+tables of four InferenceX-app blog posts, one row per table cell, with the
 setting each table ran under as InferenceX's recipes of that date say
 (README.md, "Blog tables").
 
@@ -31,6 +31,18 @@ POSTS = {
         # The config says TP 4 EP 4; the script of that date passes no
         # --enable-expert-parallel, so vLLM shards the experts TP 4 ways.
         ("B200 vLLM, 2026-03-27 run, non disaggregated", ("b200", "vllm", "nvidia/Kimi-K2.5-NVFP4", "fp4", "4", "1", "bf16", "0.17.0", "")),
+    ]),
+    # MiniMax-M2.5 at 8k/1k, run of 2026-05-22: H100 vLLM v0.19.1-cu130 TP 8
+    # with --enable-expert-parallel and no KV dtype; B200 vLLM v0.21.0 FP8
+    # and NVFP4 with --kv-cache-dtype fp8 and --max-num-batched-tokens
+    # 2 × ISL, EP only where the config names one (NVFP4 TP 2 at 128–512).
+    "b200-minimax-m2-5-vllm-nvfp4-vs-h100-fp8-perf-per-dollar.mdx": ("2026-05-22", "test", [
+        ("**H100 vLLM FP8, TP=8 on 8 GPUs**", ("h100", "vllm", "MiniMaxAI/MiniMax-M2.5", "fp8", "8", "8", "bf16", "0.19.1", "")),
+        ("**B200 vLLM FP8, TP=2 on 2 GPUs**", ("b200", "vllm", "MiniMaxAI/MiniMax-M2.5", "fp8", "2", "1", "fp8", "0.21.0", "16384")),
+        ("**B200 vLLM FP8, TP=4 on 4 GPUs**", ("b200", "vllm", "MiniMaxAI/MiniMax-M2.5", "fp8", "4", "1", "fp8", "0.21.0", "16384")),
+        ("**B200 vLLM NVFP4, TP=2 on 2 GPUs**", ("b200", "vllm", "nvidia/MiniMax-M2.5-NVFP4", "fp4", "2", "2", "fp8", "0.21.0", "16384")),
+        ("**B200 vLLM NVFP4, TP=1 on 1 GPU**", ("b200", "vllm", "nvidia/MiniMax-M2.5-NVFP4", "fp4", "1", "1", "fp8", "0.21.0", "16384")),
+        ("**B200 vLLM NVFP4, TP=4 and TP=8", ("b200", "vllm", "nvidia/MiniMax-M2.5-NVFP4", "fp4", None, "1", "fp8", "0.21.0", "16384")),
     ]),
     # The post dates its runs 2025-11-10 to 2025-12-31 without saying which
     # table cell ran when: no run date (the replay reads it only on AMD
@@ -65,9 +77,9 @@ def main(path):
             # and 2025-12-31, the same TPOT and throughput): not repeated.
             if fw == "sglang" and num(r["conc"]) == "128":
                 continue
-            if tp is None:  # the table's last cell ("TP=4"), else the caption's TP 8
-                last = r["table_row_raw"].rsplit("|", 1)[-1].strip()
-                tp = last[3:] if last.startswith("TP=") else "8"
+            if tp is None:  # the table's first or last cell ("TP=4 / 4 GPUs", "TP=4"), else TP 8
+                cells = [c.strip() for c in r["table_row_raw"].split("|")]
+                tp = next((c[3:].split("/")[0].strip() for c in (cells[0], cells[-1]) if c.startswith("TP=")), "8")
             if rel is None:
                 rel = r["version_in_table"].strip()
             w.writerow({
