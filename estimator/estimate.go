@@ -243,6 +243,17 @@ func weightBits(in Input) (linear, other float64, fp8LlamaCpp bool) {
 	return bits, bits, false
 }
 
+// quantisedLinears is how many of lin block-linear parameters in's weight
+// format stores at weightBits' linear width, ex of them routed experts:
+// the experts alone under an experts-only format (Quant.ExpertsOnly; the
+// rest stay 16-bit), else all of them.
+func quantisedLinears(in Input, lin, ex float64) float64 {
+	if in.Quant.ExpertsOnly() {
+		return math.Min(ex, lin)
+	}
+	return lin
+}
+
 // nf4AutoBits is a QLoRA base's bits per linear weight when --quant is
 // auto: bitsandbytes NF4 with one fp32 absmax per 64-weight block and no
 // double quantisation, 4 + 32/64 = 4.5. That is what a QLoRA run gets
@@ -887,11 +898,19 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		otherBits = 32 // PEFT's k-bit preparation: see kbitPrepared
 	}
 	r.WeightBitsPerParam = (float64(a.LinearParams)*linBits + float64(a.TotalParams-a.LinearParams)*otherBits) / float64(a.TotalParams)
+	if in.Quant.ExpertsOnly() {
+		q := quantisedLinears(in, float64(a.LinearParams), expertParams(a))
+		r.WeightBitsPerParam = (q*linBits + (float64(a.TotalParams)-q)*otherBits) / float64(a.TotalParams)
+	}
 
 	var W, G, O, host float64
 	switch in.Task {
 	case Inference:
 		W = linGPU*linBits/8 + otherGPU*otherBits/8
+		if in.Quant.ExpertsOnly() {
+			q := quantisedLinears(in, linGPU, sh.exGPU)
+			W = q*linBits/8 + (linGPU-q+otherGPU)*otherBits/8
+		}
 	case Pretrain, FullFinetune:
 		r.TrainableParams = a.TotalParams
 		if in.TextOnly {

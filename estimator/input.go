@@ -307,13 +307,18 @@ const (
 	QuantQ5KM           // GGUF Q5_K_M
 	QuantQ6K            // GGUF Q6_K
 	QuantQ8_0           // GGUF Q8_0
+	// QuantExpertsG32 is 4-bit routed experts in groups of 32, everything
+	// else 16-bit (ExpertsOnly): the compressed-tensors INT4 checkpoints
+	// Moonshot publishes for Kimi K2 Thinking and K2.5.
+	QuantExpertsG32
 )
 
 var quantNames = [...]string{QuantAuto: "auto", QuantGroup128: "int4-g128", QuantNF4: "nf4",
-	QuantQ4_0: "q4_0", QuantQ4KM: "q4_k_m", QuantQ5KM: "q5_k_m", QuantQ6K: "q6_k", QuantQ8_0: "q8_0"}
+	QuantQ4_0: "q4_0", QuantQ4KM: "q4_k_m", QuantQ5KM: "q5_k_m", QuantQ6K: "q6_k", QuantQ8_0: "q8_0",
+	QuantExpertsG32: "int4-experts-g32"}
 
 // Quants lists every Quant in display order.
-var Quants = []Quant{QuantAuto, QuantGroup128, QuantNF4, QuantQ4_0, QuantQ4KM, QuantQ5KM, QuantQ6K, QuantQ8_0}
+var Quants = []Quant{QuantAuto, QuantGroup128, QuantExpertsG32, QuantNF4, QuantQ4_0, QuantQ4KM, QuantQ5KM, QuantQ6K, QuantQ8_0}
 
 // String returns the CLI name ("auto", "int4-g128", "nf4", "q4_k_m", ...).
 func (q Quant) String() string { return enumName(quantNames[:], int(q), "Quant") }
@@ -326,6 +331,22 @@ func ParseQuant(s string) (Quant, error) {
 
 // GGUF reports whether q is a llama.cpp GGUF format.
 func (q Quant) GGUF() bool { return q >= QuantQ4_0 && q <= QuantQ8_0 }
+
+// ExpertsOnly reports whether q quantises a mixture-of-experts model's
+// routed experts alone, leaving attention, the shared experts, the dense
+// layers' MLPs, the embedding and the head in 16 bits (QuantExpertsG32).
+// Moonshot's INT4 releases of Kimi K2 Thinking and K2.5 are stored so: the
+// routed experts as compressed-tensors pack-quantized INT4, symmetric, one
+// scale per 32 weights (the checkpoint's quantization_config, kept as it
+// ships in the eatang/Kimi-K2.5-2layer slice of its weights on Hugging
+// Face, whose card says only the routed experts carry the packed INT4
+// triples; NVIDIA NeMo AutoModel's Kimi K2.5 state-dict adapter:
+// "MoE expert weights are known to be INT4 quantized in the HF
+// checkpoint"). Kimi K2's 1,014.6B routed-expert parameters at 4.5 bits
+// and its other 11.8B at 16 come to 594 GB (553 GiB), where the same
+// model at int4-g128 on every linear would be 549 GB; a Kimi K2.6
+// derivative's card puts the full model at "~555 GB".
+func (q Quant) ExpertsOnly() bool { return q == QuantExpertsG32 }
 
 // BitsPerWeight is the real storage cost of q including block scales.
 // GGUF figures: llama.cpp tools/quantize/README.md (Llama 2 7B table:
@@ -340,6 +361,10 @@ func (q Quant) BitsPerWeight() float64 {
 	switch q {
 	case QuantGroup128:
 		return 4 + 32.0/128
+	case QuantExpertsG32:
+		// 4 bits and one 16-bit scale per 32 weights, symmetric (no zero
+		// point): compressed-tensors pack-quantized, group_size 32.
+		return 4 + 16.0/32
 	case QuantNF4:
 		return 4.127
 	case QuantQ4_0:
@@ -1214,6 +1239,14 @@ func (in Input) validate(l *errList) {
 	}
 	if in.Quant != QuantAuto && train && in.Task != LoRA && in.Task != QLoRA {
 		l.add("quant", in.Quant, ErrIncompatible, "quantised weights cannot be fully trained")
+	}
+	if in.Quant.ExpertsOnly() {
+		switch {
+		case !in.Arch.IsMoE():
+			l.add("quant", in.Quant, ErrIncompatible, "it quantises routed experts: the model has none")
+		case in.Task != Inference || !in.Engine.Pooled():
+			l.add("quant", in.Quant, ErrIncompatible, "a checkpoint format for vLLM, SGLang and TensorRT-LLM serving")
+		}
 	}
 	// Parallelism.
 	if in.GPUs < 1 || in.GPUs > maxGPUs {

@@ -28,6 +28,11 @@ type inferModel struct {
 	// count and top-k (0 for dense models); slots the expert slots per
 	// expert with redundant copies (expertSlots).
 	expertFrac, E, k, slots float64
+	// exBytes is the routed experts' weight bytes on the whole replica,
+	// at the weight-only kernel's factor, where they are stored narrower
+	// than the rest (Quant.ExpertsOnly); 0 otherwise, where they are
+	// weight × expertFrac.
+	exBytes float64
 	// mlpBytes is the weight bytes of the dense MLPs and shared experts
 	// one GPU reads beyond attention's share of them, as the engine splits
 	// them (placedMLPParams; the memory estimate holds the same).
@@ -93,10 +98,17 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	if !a.TiedEmbeddings || a.Encoder {
 		readParams -= float64(a.EmbeddingParams)
 	}
-	lin := math.Min(float64(a.LinearParams), readParams)
+	// An experts-only format (Quant.ExpertsOnly) stores the routed experts
+	// at linBits and every other weight, the dense MLPs and shared experts
+	// included, at otherBits.
+	lin := math.Min(quantisedLinears(in, float64(a.LinearParams), expertParams(a)), readParams)
 	m.weight = (lin*linBits + math.Max(readParams-lin, 0)*otherBits) / 8
 	m.plainBytes = math.Max(readParams-lin, 0) * otherBits / 8 / m.atp
-	m.mlpBytes = placedMLPParams(in, m.atp) * linBits / 8
+	mlpBits := linBits
+	if in.Quant.ExpertsOnly() {
+		mlpBits = otherBits
+	}
+	m.mlpBytes = placedMLPParams(in, m.atp) * mlpBits / 8
 	// MoE: the routed experts are the difference between total and active
 	// parameters scaled by E/(E − k). With uniform routing a step of B
 	// tokens touches E·(1 − (1 − k/E)^B) experts of each layer (expected
@@ -107,6 +119,12 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	if ex := expertParams(a); ex > 0 {
 		m.expertFrac = math.Min(ex, readParams) / math.Max(readParams, 1)
+		if in.Quant.ExpertsOnly() {
+			// The experts' own bytes, not their share of the parameters:
+			// they are stored narrower than the rest (the kernel's factor
+			// on them is applied below, once sc is known).
+			m.exBytes = math.Min(ex, readParams) * linBits / 8
+		}
 	}
 	// One GPU holds its attention rank's share of each of its own
 	// sequences: kvTPShare at attention's TP, and 1/DP of the replica's
@@ -212,6 +230,14 @@ func (m *inferModel) stepCoeffs() {
 	m.tokSecs = 2 * (m.n + m.hotExpertParams()) * m.gemmCost / m.flops / m.tp
 	m.ctxSecs = 4 * m.sc.qDim / m.attnFlops / m.tp
 	m.denseBytes = m.weight*(1-m.expertFrac)/m.atp + m.mlpBytes
+	if m.exBytes > 0 {
+		m.denseBytes = (m.weight-m.exBytes)/m.atp + m.mlpBytes
+		// The weight-only kernel (Marlin's MoE under vLLM and SGLang)
+		// reads the experts at its factor, the same at every batch on the
+		// serving engines the format runs on; the 16-bit rest is read as
+		// it is (weightBytes). stepCoeffs runs once, from newInferModel.
+		m.exBytes *= m.sc.dequant(1)
+	}
 	m.perBW = 1 / m.bw
 	m.fixedLayers = m.layers * m.perLayer
 }
@@ -699,7 +725,11 @@ func (m *inferModel) gpuWeightRead(tokens float64) float64 {
 	} else {
 		touched = m.expertShare(tokens)
 	}
-	return m.denseBytes + m.weight*m.expertFrac*m.slots/m.tp*touched
+	ex := m.weight * m.expertFrac
+	if m.exBytes > 0 {
+		ex = m.exBytes
+	}
+	return m.denseBytes + ex*m.slots/m.tp*touched
 }
 
 // expertShare is the share of its expert slots one GPU reads in a step of
@@ -778,6 +808,9 @@ func powInt(x float64, k int) float64 {
 // these 16-bit bytes too: a 1.05 GB LM head of Llama 3.1 8B became 9.2 GB.
 func (m *inferModel) weightBytes(tokens float64) float64 {
 	w, dq := m.gpuWeightRead(tokens), m.sc.dequant(tokens)
+	if m.exBytes > 0 {
+		return w // the experts' factor is in exBytes
+	}
 	if m.sc.linearsOnly(tokens) {
 		return (w-m.plainBytes)*dq + m.plainBytes
 	}

@@ -269,7 +269,8 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 // quantOptions are the weight storage formats; the names are the tools' own.
 func quantOptions(l Locale) []Option {
 	labels := map[estimator.Quant]string{
-		estimator.QuantGroup128: "INT4, group 128 (GPTQ / AWQ)", estimator.QuantNF4: "NF4 (bitsandbytes)",
+		estimator.QuantGroup128: "INT4, group 128 (GPTQ / AWQ)", estimator.QuantExpertsG32: "INT4 experts, group 32 (Kimi K2 Thinking / K2.5)",
+		estimator.QuantNF4:  "NF4 (bitsandbytes)",
 		estimator.QuantQ4_0: "GGUF Q4_0", estimator.QuantQ4KM: "GGUF Q4_K_M", estimator.QuantQ5KM: "GGUF Q5_K_M",
 		estimator.QuantQ6K: "GGUF Q6_K", estimator.QuantQ8_0: "GGUF Q8_0",
 	}

@@ -335,8 +335,9 @@ func TestGPUStackDataset(t *testing.T) {
 // at H100 FP8, B200 FP8 and NVFP4; DeepSeek-R1 NVFP4 on SGLang 0.5.5 and
 // 0.5.6 at B200; nothing fitted to them, the March Kimi run held back):
 // every cell replays, and the median |error| stays within a point or two of
-// what was recorded on 2026-12-01 (TPOT 9.5% test, 8.4% held back; output
-// tokens/s per GPU 10.1% and 11.7%).
+// what was recorded on 2026-12-01 (TPOT 9.0% test, 8.4% held back; output
+// tokens/s per GPU 8.6% and 11.7%; the Kimi INT4 cells as Moonshot's
+// experts-only INT4, --quant int4-experts-g32).
 func TestInferencexBlogCases(t *testing.T) {
 	cases, err := inferencexBlogCases(filepath.Join("..", "..", "estimator", "testdata", "calibration"))
 	if err != nil {
@@ -358,7 +359,7 @@ func TestInferencexBlogCases(t *testing.T) {
 		max float64
 	}{
 		blogTPOT + "/test": {53, 0.11}, blogTPOT + "/heldback": {5, 0.10},
-		blogThroughput + "/test": {53, 0.12}, blogThroughput + "/heldback": {5, 0.14},
+		blogThroughput + "/test": {53, 0.10}, blogThroughput + "/heldback": {5, 0.14},
 	} {
 		if len(abs[k]) != want.n {
 			t.Errorf("%s: %d cases, want %d", k, len(abs[k]), want.n)

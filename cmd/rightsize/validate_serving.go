@@ -39,7 +39,7 @@ var inferencexEngines = map[string]string{"sglang": "sglang", "trt": "trtllm", "
 // that K2.5 adds is not in the catalog model: an approximation that moves
 // the weights by 0.04%. Moonshot's INT4 checkpoint keeps attention, the
 // shared expert and the dense first layer in BF16 (its quantization
-// config's exclusions); the replay's --precision int4 quantises them too.
+// config's exclusions): the replay passes --quant int4-experts-g32.
 // MiniMax-M2.5 is replayed as the catalog's MiniMax-M2: the engines load
 // both as MiniMaxM2ForCausalLM, and M2.5's dimensions are taken to be M2's
 // (its config.json was not read).
@@ -354,8 +354,10 @@ const (
 // closed loop brings isl prompt tokens for every osl it generates (both
 // lengths drawn with the same range ratio), so its output share is
 // osl / (isl + osl). Each row's recipe settings travel with it: the KV
-// dtype (--kv-dtype; bf16 where the recipe set none), the engine release
-// and vLLM's --max-num-batched-tokens where the recipe set one.
+// dtype (--kv-dtype; bf16 where the recipe set none), the engine release,
+// vLLM's --max-num-batched-tokens where the recipe set one, and the
+// checkpoint's weight format where its precision does not say it
+// (--quant: Moonshot's INT4 Kimi K2.5 quantises the routed experts alone).
 func inferencexBlogCases(dir string) ([]valCase, error) {
 	rows, err := readCSV(dir, inferencexBlogFile)
 	if err != nil {
@@ -382,6 +384,9 @@ func inferencexBlogCases(dir string) ([]valCase, error) {
 		}
 		if v := r["max_batched_tokens"]; v != "" {
 			args = append(args, "--max-batched-tokens", v)
+		}
+		if v := r["quant"]; v != "" {
+			args = append(args, "--quant", v)
 		}
 		conc, _ := strconv.Atoi(r["conc"])
 		tp, _ := strconv.Atoi(r["tp"])

@@ -52,9 +52,14 @@ POSTS = {
     ]),
 }
 
+# The weight format of a checkpoint beyond its precision: Moonshot's INT4
+# Kimi K2.5 quantises the routed experts alone (compressed-tensors INT4,
+# groups of 32; estimator.Quant.ExpertsOnly).
+QUANT = {"moonshotai/Kimi-K2.5": "int4-experts-g32"}
+
 COLS = ["source_url", "posted", "table", "model", "hardware", "framework", "image", "precision", "tp", "ep", "dp_attention", "conc",
         "isl", "osl", "tpot_ms", "tput_per_gpu_output_tok_s", "tput_per_gpu_total_tok_s", "kv_dtype", "engine_version",
-        "max_batched_tokens", "run_date", "split"]
+        "max_batched_tokens", "quant", "run_date", "split"]
 
 
 def num(s):
@@ -88,7 +93,7 @@ def main(path):
                 "image": "", "precision": prec, "tp": tp, "ep": ep, "dp_attention": "false", "conc": num(r["conc"]),
                 "isl": r["isl_parsed"], "osl": r["osl_parsed"], "tpot_ms": num(r["tpot_ms"]), "tput_per_gpu_output_tok_s": "",
                 "tput_per_gpu_total_tok_s": num(r["tput_per_gpu_tok_s"]), "kv_dtype": kv, "engine_version": rel,
-                "max_batched_tokens": mbt, "run_date": run_date, "split": split})
+                "max_batched_tokens": mbt, "quant": QUANT.get(model, ""), "run_date": run_date, "split": split})
 
 
 if __name__ == "__main__":
