@@ -307,16 +307,13 @@ const inferencexTableFile = "inferencex/inferencex_issue_points.csv"
 // mean TPOT and the throughput the estimate reports, in groups of their
 // own (the tables do not say mean or median).
 func inferencexTableCases(dir string) ([]valCase, error) {
-	rows, err := readCSV(dir, inferencexTableFile)
+	rows, argv, err := tableRows(dir, inferencexTableFile)
 	if err != nil {
 		return nil, err
 	}
 	var out []valCase
-	for _, r := range rows {
-		args, ok := inferencexArgs(r)
-		if !ok {
-			return nil, fmt.Errorf("%s: a row of %s on %s %s that the replay cannot set up", inferencexTableFile, r["model"], r["hardware"], r["framework"])
-		}
+	for i, r := range rows {
+		args := argv[i]
 		conc, _ := strconv.Atoi(r["conc"])
 		tp, _ := strconv.Atoi(r["tp"])
 		set := fmt.Sprintf("%s %s %s %s TP %s %s/%s conc %d (%s, %s)", r["model"], r["hardware"], r["framework"], r["precision"], r["tp"],
@@ -335,6 +332,25 @@ func inferencexTableCases(dir string) ([]valCase, error) {
 			1/float64(max(tp, 1)), "tok/s/GPU")
 	}
 	return out, nil
+}
+
+// tableRows reads a published table of InferenceX points (file under
+// dir) and each row's estimate arguments (inferencexArgs): every row of
+// such a table must replay, so one that cannot is an error.
+func tableRows(dir, file string) ([]map[string]string, [][]string, error) {
+	rows, err := readCSV(dir, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	argv := make([][]string, len(rows))
+	for i, r := range rows {
+		args, ok := inferencexArgs(r)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: a row of %s on %s %s that the replay cannot set up", file, r["model"], r["hardware"], r["framework"])
+		}
+		argv[i] = args
+	}
+	return rows, argv, nil
 }
 
 const inferencexBlogFile = "inferencex/inferencex_blog_points.csv"
@@ -359,16 +375,13 @@ const (
 // checkpoint's weight format where its precision does not say it
 // (--quant: Moonshot's INT4 Kimi K2.5 quantises the routed experts alone).
 func inferencexBlogCases(dir string) ([]valCase, error) {
-	rows, err := readCSV(dir, inferencexBlogFile)
+	rows, argv, err := tableRows(dir, inferencexBlogFile)
 	if err != nil {
 		return nil, err
 	}
 	var out []valCase
-	for _, r := range rows {
-		args, ok := inferencexArgs(r)
-		if !ok {
-			return nil, fmt.Errorf("%s: a row of %s on %s %s that the replay cannot set up", inferencexBlogFile, r["model"], r["hardware"], r["framework"])
-		}
+	for i, r := range rows {
+		args := argv[i]
 		switch r["kv_dtype"] {
 		case "bf16":
 			if i := slices.Index(args, "--kv-dtype"); i >= 0 {
