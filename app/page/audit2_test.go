@@ -413,3 +413,29 @@ func TestBadInputSaysItsOwnField(t *testing.T) {
 		t.Errorf("512 generated tokens refused beside a bad sequence: %s", ErrText("en", e))
 	}
 }
+
+// Moonshot's experts-only INT4 is one of the weight formats, and chosen for
+// a dense model its message stands next to the weight-format field (the
+// estimator's reason with it), in every language; on Kimi K2 it plans.
+func TestExpertsOnlyQuantField(t *testing.T) {
+	if !slices.ContainsFunc(quantOptions(Locale{Lang: "en"}), func(o Option) bool { return o.Value == "int4-experts-g32" && o.Label != "" }) {
+		t.Fatal("int4-experts-g32 is not among the weight formats")
+	}
+	cat := catalog.Default()
+	_, errs, _, ok := ParseJob(ParseFragment("m=llama-3.1-8b&p=int4&q=int4-experts-g32", DefaultState), cat, Archs{}, nil, "")
+	if ok || errs[FieldQuant].OK() {
+		t.Fatalf("a dense model took int4-experts-g32: ok %v, %+v", ok, errs[FieldQuant])
+	}
+	if got := (Locale{Lang: "en"}).ErrText(errs[FieldQuant]); !strings.Contains(got, "routed experts") {
+		t.Errorf("en: weight-format message %q", got)
+	}
+	for _, l := range []string{"ru", "zh"} {
+		if got := (Locale{Lang: l}).ErrText(errs[FieldQuant]); got == "" || got == (Locale{Lang: "en"}).ErrText(errs[FieldQuant]) || !strings.Contains(errs[FieldQuant].Detail, "routed experts") {
+			t.Errorf("%s: weight-format message %q, detail %q", l, got, errs[FieldQuant].Detail)
+		}
+	}
+	j, errs, _, ok := ParseJob(ParseFragment("m=kimi-k2&p=int4&q=int4-experts-g32&e=vllm&g=h200-sxm&n=8&tp=8", DefaultState), cat, Archs{}, nil, "")
+	if !ok || !errs[FieldQuant].OK() || !j.In.Quant.ExpertsOnly() {
+		t.Errorf("Kimi K2 at int4-experts-g32: ok %v, quant %v, %+v", ok, j.In.Quant, errs[FieldQuant])
+	}
+}
