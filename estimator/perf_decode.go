@@ -121,8 +121,8 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		m.expertFrac = math.Min(ex, readParams) / math.Max(readParams, 1)
 		if in.Quant.ExpertsOnly() {
 			// The experts' own bytes, not their share of the parameters:
-			// they are stored narrower than the rest (the kernel's factor
-			// on them is applied below, once sc is known).
+			// they are stored narrower than the rest (stepCoeffs puts the
+			// weight-only kernel's factor on them once sc is known).
 			m.exBytes = math.Min(ex, readParams) * linBits / 8
 		}
 	}
