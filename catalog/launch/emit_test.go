@@ -1544,3 +1544,22 @@ func TestFSDP2Config(t *testing.T) {
 		}
 	}
 }
+
+// TestExpertsOnlyCheckpointNote: Kimi K2 planned at int4-experts-g32 asks
+// for a checkpoint stored the way Moonshot stores its INT4 releases (the
+// routed experts alone in compressed-tensors INT4), not an AWQ/GPTQ copy
+// of every linear, which would be another plan's memory.
+func TestExpertsOnlyCheckpointNote(t *testing.T) {
+	req := serving(t, "kimi-k2", 1, estimator.VLLM, plan.OnDemand)
+	req.Input.Weights, req.Input.Quant = estimator.INT4, estimator.QuantExpertsG32
+	o := offer(t, "aws-p5.48xlarge", estimator.INT4)
+	row := servingRow(t, req, "aws-p5.48xlarge", int(o.GPUCount), 1, 1)
+	l, err := launch.Emit(launch.VLLM, req, row, nil, "kimi-k2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(l.Notes, "; ")
+	if !strings.Contains(notes, "stored in int4 (Moonshot's INT4 layout: experts in compressed-tensors INT4)") || strings.Contains(notes, "AWQ or GPTQ") {
+		t.Errorf("notes %q", notes)
+	}
+}

@@ -559,6 +559,9 @@ func (e *emitter) quant() (flag string) {
 func (e *emitter) storedFormats(w estimator.DType) string {
 	switch w {
 	case estimator.INT4:
+		if e.in.Quant.ExpertsOnly() {
+			return "Moonshot's INT4 layout: experts in compressed-tensors INT4"
+		}
 		if e.row.Offer.Hardware.Generation == estimator.GenVolta {
 			return "GPTQ 4-bit"
 		}
