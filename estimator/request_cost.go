@@ -47,6 +47,15 @@ func RequestSeconds(in Input, hw Hardware) float64 {
 	return 0
 }
 
+// DisaggRequestSeconds is RequestSeconds for a disaggregated replica
+// whose prefill workers run prefillTP ways: a request's prompt runs there,
+// so its operations are counted at that side's TP. rightsize estimate
+// --disagg and the planner's disaggregated layouts both take it.
+func DisaggRequestSeconds(in Input, hw Hardware, prefillTP int) float64 {
+	in.TP = max(prefillTP, 1)
+	return RequestSeconds(in, hw)
+}
+
 // promptOps is the eager operations of one prefill forward of in's model:
 // its layers × the operations each runs outside a CUDA graph. A dense
 // layer runs servingEagerOpsPerLayer (10); an MoE layer adds 8 (router

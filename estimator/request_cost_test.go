@@ -50,3 +50,22 @@ func TestRequestSecondsByModel(t *testing.T) {
 		}
 	}
 }
+
+// TestDisaggRequestSeconds: a disaggregated replica's fixed cost counts
+// the prompt's operations at the prefill side's TP, whatever TP the input
+// names (the planner's input carries its first layout's): DeepSeek-R1 FP8
+// on SGLang at prefill TP 8 keeps 80 ms; at TP 1 the two all-reduces a
+// layer go (61 × 31 operations).
+func TestDisaggRequestSeconds(t *testing.T) {
+	in := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	in.Weights, in.Engine, in.TP = FP8, SGLang, 1
+	hw := Hardware{HostClass: HostServer}
+	for _, c := range []struct {
+		tp   int
+		want float64
+	}{{8, 0.080}, {1, 61 * 31 * 0.080 / 2013}, {0, 61 * 31 * 0.080 / 2013}} {
+		if got := DisaggRequestSeconds(in, hw, c.tp); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("prefill TP %d: %.4f s, want %.4f", c.tp, got, c.want)
+		}
+	}
+}

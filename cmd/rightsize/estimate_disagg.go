@@ -194,9 +194,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	}
 	// --request-overhead, else the prefill forward's operations at the
 	// prefill side's TP.
-	pin := in
-	pin.TP = max(d.Prefill.TP, 1)
-	d.RequestSeconds = estimator.RequestSeconds(pin, hw)
+	d.RequestSeconds = estimator.DisaggRequestSeconds(in, hw, d.Prefill.TP)
 	if d.Prefill.Batch == 0 && w.PromptTokens > 0 {
 		d.Prefill.Batch = estimator.DisaggPrefillBatch(in, *f.pdp, pol.TokenBudget, w.PromptTokens)
 	}

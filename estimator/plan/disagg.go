@@ -386,17 +386,17 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 	// One sizer for the search: each layout's serving model is built
 	// once, not at every count tried.
 	sz := estimator.NewDisaggSizer(in, hw, p.req.Assumptions.Efficiency, p.work)
-	// Each request's fixed cost outside the steps, as the aggregated
-	// copies' simulations take it (sim.NewConfig): a calibration's, else
-	// the engine's for this model at the prefill side's layout.
-	reqSecs := estimator.RequestSeconds(in, hw)
 	eval := func(pc copyShape, np int, dc copyShape, nd int) (estimator.DisaggPoint, bool) {
 		// Each count tried is a slice of work of its own: a large
 		// model's search holds the thread for tens of them
 		// (Options.Yield).
 		p.opts.yield()
 		pt, err := sz.At(estimator.Disagg{Prefill: side(pc, np, true), Decode: side(dc, nd, false), Rate: lam,
-			RequestSeconds: reqSecs, Quantile: w.SLOStat.Quantile()})
+			// Each request's fixed cost outside the steps, as the
+			// aggregated copies' simulations take it (sim.NewConfig): a
+			// calibration's, else the engine's for this model at this
+			// prefill layout's TP, as rightsize estimate --disagg.
+			RequestSeconds: estimator.DisaggRequestSeconds(in, hw, pc.tp), Quantile: w.SLOStat.Quantile()})
 		if err != nil {
 			return pt, false
 		}
