@@ -86,7 +86,11 @@ func noWaveArgs(args []string) []string {
 	return append(args[:len(args):len(args)], "--first-wave-seconds", "0")
 }
 
-// inferencexArgs is the estimate command of one measured point.
+// inferencexArgs is the estimate command of one measured point. A row
+// may state its recipe's settings itself (the published tables,
+// inferencexBlogFile): engine_version where it names no image, kv_dtype
+// (fp8 or bf16) over the recipes' rule (recipeFP8KV), max_batched_tokens
+// over TensorRT-LLM's, and quant, the checkpoint's weight format.
 func inferencexArgs(r map[string]string) ([]string, bool) {
 	model, ok1 := inferencexModels[r["model"]]
 	gpu, ok2 := inferencexGPUs[r["hardware"]]
@@ -105,22 +109,32 @@ func inferencexArgs(r map[string]string) ([]string, bool) {
 	}
 	args := []string{"--model", model, "--gpu", gpu, "--engine", engine, "--precision", r["precision"], "--tp", tp, "--dp", dp,
 		"--ep", ep, "--batch", r["conc"], "--prompt-tokens", r["isl"], "--output-tokens", r["osl"]}
-	if rel := imageRelease(r["image"]); rel != "" {
+	rel := imageRelease(r["image"])
+	if rel == "" {
+		rel = r["engine_version"]
+	}
+	if rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
 	conc, _ := strconv.Atoi(r["conc"])
-	if r["framework"] == "trt" {
-		isl, _ := strconv.Atoi(r["isl"])
+	isl, _ := strconv.Atoi(r["isl"])
+	switch {
+	case r["max_batched_tokens"] != "":
+		args = append(args, "--max-batched-tokens", r["max_batched_tokens"])
+	case r["framework"] == "trt":
 		args = append(args, "--max-batched-tokens", strconv.Itoa(trtRecipeMaxNumTokens(isl, conc, r["run_date"])))
-		if dp != "1" {
-			args = append(args, "--attention-dp-balance", strconv.Itoa(trtRecipeBalanceIters))
-		}
+	}
+	if r["framework"] == "trt" && dp != "1" {
+		args = append(args, "--attention-dp-balance", strconv.Itoa(trtRecipeBalanceIters))
 	}
 	if n := sglangRecipeRecvInterval(r["framework"], r["hardware"], dp, conc); n > 0 {
 		args = append(args, "--scheduler-recv-interval", strconv.Itoa(n))
 	}
-	if recipeFP8KV(r["framework"], r["hardware"], r["precision"], r["run_date"]) {
+	if kv := r["kv_dtype"]; kv == "fp8" || kv == "" && recipeFP8KV(r["framework"], r["hardware"], r["precision"], r["run_date"]) {
 		args = append(args, "--kv-dtype", "fp8")
+	}
+	if q := r["quant"]; q != "" {
+		args = append(args, "--quant", q)
 	}
 	return args, true
 }
@@ -369,11 +383,12 @@ const (
 // GPU (input and output, InferenceX's tput_per_gpu); a request of the
 // closed loop brings isl prompt tokens for every osl it generates (both
 // lengths drawn with the same range ratio), so its output share is
-// osl / (isl + osl). Each row's recipe settings travel with it: the KV
-// dtype (--kv-dtype; bf16 where the recipe set none), the engine release,
-// vLLM's --max-num-batched-tokens where the recipe set one, and the
-// checkpoint's weight format where its precision does not say it
-// (--quant: Moonshot's INT4 Kimi K2.5 quantises the routed experts alone).
+// osl / (isl + osl). Each row's recipe settings travel with it, as
+// inferencexArgs reads them: the KV dtype (bf16 where the recipe set
+// none), the engine release, vLLM's --max-num-batched-tokens where the
+// recipe set one, and the checkpoint's weight format where its precision
+// does not say it (--quant: Moonshot's INT4 Kimi K2.5 quantises the routed
+// experts alone).
 func inferencexBlogCases(dir string) ([]valCase, error) {
 	rows, argv, err := tableRows(dir, inferencexBlogFile)
 	if err != nil {
@@ -382,25 +397,6 @@ func inferencexBlogCases(dir string) ([]valCase, error) {
 	var out []valCase
 	for i, r := range rows {
 		args := argv[i]
-		switch r["kv_dtype"] {
-		case "bf16":
-			if i := slices.Index(args, "--kv-dtype"); i >= 0 {
-				args = slices.Delete(args, i, i+2)
-			}
-		case "fp8":
-			if !slices.Contains(args, "--kv-dtype") {
-				args = append(args, "--kv-dtype", "fp8")
-			}
-		}
-		if v := r["engine_version"]; v != "" {
-			args = append(args, "--engine-version", v)
-		}
-		if v := r["max_batched_tokens"]; v != "" {
-			args = append(args, "--max-batched-tokens", v)
-		}
-		if v := r["quant"]; v != "" {
-			args = append(args, "--quant", v)
-		}
 		conc, _ := strconv.Atoi(r["conc"])
 		tp, _ := strconv.Atoi(r["tp"])
 		isl, osl := num(r["isl"]), num(r["osl"])
