@@ -491,16 +491,12 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	if d.DraftTokens > 0 && in.Arch.Layers > 0 {
 		block = 1 / float64(in.Arch.Layers)
 	}
-	// Attention DP on the prefill worker: a prompt is one rank's
-	// (rankSkewSeconds), and the forward lasts as long as its busiest rank.
-	ranks := float64(max(d.Prefill.DP, 1))
-	rankAttn := 0.0
-	if ranks > 1 {
-		rankAttn = pm.promptAttnSeconds(prompt)
-	}
+	// Attention DP on the prefill worker: a prompt is one rank's, and the
+	// forward lasts as long as its busiest rank (StepSeconds counts it:
+	// rankSkewGrowth).
 	forward := func(k, tokens int, ctx, kv float64) float64 {
 		st := Step{PrefillTokens: tokens, PrefillSeqs: k, PrefillContext: ctx, PrefillKV: kv}
-		return (pm.StepSeconds(st) + pm.rooflineGrowth(st, rankSkewSeconds(rankAttn, k, ranks))) * (1 + block)
+		return pm.StepSeconds(st) * (1 + block)
 	}
 	prefill := func(k float64) float64 {
 		at := func(k int) float64 {

@@ -8,10 +8,10 @@ import "math"
 // worker admits a handed-over request in its own loop's steps
 // (decodeAdmissionSteps).
 
-// rankSkewSeconds is what a prefill forward of k whole prompts on a worker
-// of ranks attention-DP ranks takes beyond StepSeconds, which spreads every
-// token's work over all the worker's GPUs: attn is one prompt's attention
-// (promptAttnSeconds). Under attention DP a request is one rank's: SGLang's
+// rankSkewSeconds is the compute that a forward of k prompts (or their
+// chunks) on a copy of ranks attention-DP ranks puts on its busiest rank
+// beyond the step that spreads every token's work over all the copy's
+// GPUs: attn is one prompt's (or chunk's) attention (rankSkewGrowth). Under attention DP a request is one rank's: SGLang's
 // data-parallel controller sends each request whole to one DP rank's
 // scheduler (python/sglang/srt/managers/data_parallel_controller.py,
 // round_robin_scheduler, sgl-project/sglang at fdd9edee), and the PD prefill
@@ -69,31 +69,30 @@ func attnLinearParams(a Arch) float64 {
 	return n
 }
 
-// promptAttnSeconds is the compute seconds of one whole prompt of p
-// tokens' attention (its projections at the step's GEMM cost, and its
-// scores over the prompt) as StepSeconds counts them: spread over all the
-// replica's GPUs. 0 for a model with an error.
-func (s *ServingModel) promptAttnSeconds(p float64) float64 {
-	m := &s.m
-	if s.err != nil || m.n <= 0 || p <= 0 {
+// rankSkewGrowth is what attention data parallelism adds to a step st
+// of p prompt tokens (in st.PrefillSeqs prompts' chunks), d decodes and
+// the load stepLoad gave (ctok, lctx, kv) on a copy of m.dpRanks
+// attention-DP ranks: each chunk's attention (its projections at the step's GEMM cost
+// and its scores over its context, as stepLoad counts them) runs on the
+// one rank its request belongs to, where the step spreads it over all
+// the copy's GPUs, and the forward lasts as long as its busiest rank
+// (rankSkewSeconds). The extra compute grows the step's roofline of
+// compute and memory (deviceSum), so under a forward still bound by its
+// weight reads it costs less than its own seconds. Prefill workers of a disaggregated replica and
+// aggregated copies with attention DP alike; a speculative step's draft
+// tokens (Step.Verify) are every request's own and stay spread.
+func (m *inferModel) rankSkewGrowth(st Step, p, d, ctok, lctx, kv float64) float64 {
+	if m.n <= 0 {
 		return 0
 	}
-	lin := math.Min(attnLinearParams(m.in.Arch)/m.n, 1) * m.tokSecs * p
-	return (lin + p*m.sc.attended((p+1)/2)*m.ctxSecs) * m.promptCost
-}
-
-// rooflineGrowth is what a step st of the model takes longer when one
-// rank's compute grows by extra seconds: its device time is the roofline
-// of compute and memory (deviceSum, which StepSeconds runs, on the terms
-// stepLoad and deviceTerms give it), so extra compute under a forward
-// still bound by its weight reads costs less than its own seconds.
-func (s *ServingModel) rooflineGrowth(st Step, extra float64) float64 {
-	m := &s.m
-	p, d := float64(max(st.PrefillTokens, 0)), float64(max(st.DecodeSeqs, 0))
-	if s.err != nil || !(extra > 0) || p+d <= 0 {
+	k := max(st.PrefillSeqs, 1)
+	chunk := p / float64(k)
+	lin := min(attnLinearParams(m.in.Arch)/m.n, 1) * m.tokSecs * chunk
+	attn := (lin + chunk*m.sc.attended(max(st.PrefillContext, 0)/p)*m.ctxSecs) * m.promptCost
+	extra := rankSkewSeconds(attn, k, m.dpRanks)
+	if !(extra > 0) {
 		return 0
 	}
-	ctok, lctx, kv := m.stepLoad(st, p, d)
 	c, mem := m.deviceTerms(p+d, ctok, lctx, kv)
 	return rooflineTime(c+extra, mem) - rooflineTime(c, mem)
 }

@@ -73,13 +73,20 @@ func TestDisaggAttentionDPPrefill(t *testing.T) {
 	m := NewServingModel(pi, hw, Efficiency{}, w)
 	prompt, _ := SampleLengths(in, w)
 	st := Step{PrefillTokens: int(prompt), PrefillSeqs: 1, PrefillContext: prompt * (prompt + 1) / 2, PrefillKV: prompt}
-	step := m.StepSeconds(st)
-	attn := m.promptAttnSeconds(prompt)
+	spread := m
+	spread.m.dpRanks = 1
+	step := spread.StepSeconds(st) // the attention spread over the 8 GPUs
+	mm := &m.m
+	attn := (attnLinearParams(in.Arch)/mm.n*mm.tokSecs*prompt + prompt*mm.sc.attended((prompt+1)/2)*mm.ctxSecs) * mm.promptCost
 	if share := attn / step; !(share > 0.05 && share < 0.15) {
 		t.Errorf("attention %.4g s of a %.4g s forward (%.2f): want about 9%%", attn, step, share)
 	}
-	if want := step + m.rooflineGrowth(st, 7*attn); math.Abs(p.PrefillSeconds/want-1) > 1e-9 || p.PrefillBatch != 1 {
-		t.Errorf("prefill %.6g s of batch %.3g, want %.6g s of 1", p.PrefillSeconds, p.PrefillBatch, want)
+	ctok, lctx, kv := mm.stepLoad(st, prompt, 0)
+	c, mem := mm.deviceTerms(prompt, ctok, lctx, kv)
+	if want := step + rooflineTime(c+7*attn, mem) - rooflineTime(c, mem); math.Abs(p.PrefillSeconds/want-1) > 1e-9 ||
+		p.PrefillBatch != 1 || math.Abs(m.StepSeconds(st)/want-1) > 1e-12 {
+		t.Errorf("prefill %.6g s of batch %.3g (step %.6g s), want %.6g s of 1", p.PrefillSeconds, p.PrefillBatch,
+			m.StepSeconds(st), want)
 	}
 	if !(p.PrefillSeconds > step+3.5*attn && p.PrefillSeconds < step+7*attn) {
 		t.Errorf("prefill %.4g s: want between %.4g and %.4g", p.PrefillSeconds, step+3.5*attn, step+7*attn)
@@ -104,5 +111,54 @@ func TestDecodeAdmissionSteps(t *testing.T) {
 	if decodeAdmissionSteps(SGLang) != 1 || decodeAdmissionSteps(TRTLLM) != 0 || decodeAdmissionSteps(VLLM) != 0 {
 		t.Errorf("admission steps: SGLang %g, TensorRT-LLM %g, vLLM %g; want 1, 0, 0", decodeAdmissionSteps(SGLang),
 			decodeAdmissionSteps(TRTLLM), decodeAdmissionSteps(VLLM))
+	}
+}
+
+// TestRankSkewAggregatedStep: an aggregated copy with attention DP prices
+// its mixed steps the way a prefill worker's forward is priced: one
+// prompt chunk among 8 ranks puts its attention on one rank (the step
+// grows), eight chunks of equal size, one a rank, cost what the spread
+// step costs, and nine load one rank with two. Decodes alone, a
+// speculative step's draft tokens and a copy without attention DP are
+// untouched.
+func TestRankSkewAggregatedStep(t *testing.T) {
+	in, hw := disaggInput(t)
+	in.TP, in.DP, in.EP, in.GPUs = 8, 8, 8, 8
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	m := NewServingModel(in, hw, Efficiency{}, w)
+	spread := m
+	spread.m.dpRanks = 1
+	step := func(k int) Step {
+		return Step{PrefillTokens: 512 * k, PrefillSeqs: k, PrefillContext: float64(k) * 512 * 513 / 2, PrefillKV: float64(512 * k),
+			DecodeSeqs: 64, DecodeContext: 64 * 1500}
+	}
+	for _, c := range []struct {
+		k        int
+		min, max float64 // the step over the spread one
+	}{{1, 1.02, 1.5}, {8, 1, 1}, {9, 1.02, 1.5}} {
+		st := step(c.k)
+		got, base := m.StepSeconds(st), spread.StepSeconds(st)
+		if r := got / base; r < c.min || r > c.max || math.IsNaN(r) {
+			t.Errorf("%d chunks of 512 beside 64 decodes: %.4g s against %.4g s spread (%.3f×), want %.2f–%.2f×", c.k, got, base, r, c.min, c.max)
+		}
+	}
+	// Nine chunks load one rank with two: the same 7 chunks' attention
+	// beyond the spread step as one chunk, on a step more bound by its
+	// compute, so at least as long (the roofline hides less of it): 7.1
+	// and 10.7 ms here.
+	if one, nine := m.StepSeconds(step(1))-spread.StepSeconds(step(1)), m.StepSeconds(step(9))-spread.StepSeconds(step(9)); !(nine >= one && one > 0.005 && nine < 0.015) {
+		t.Errorf("skew of 9 chunks %.4g s, of 1 chunk %.4g s: want 9's at least 1's, about 7 and 11 ms", nine, one)
+	}
+	dec := Step{DecodeSeqs: 256, DecodeContext: 256 * 1500}
+	ver := Step{DecodeSeqs: 256, DecodeContext: 256 * 1500, PrefillTokens: 256, PrefillSeqs: 256, PrefillContext: 256 * 1500, PrefillKV: 256, Verify: true}
+	for _, st := range []Step{dec, ver} {
+		if got, want := m.StepSeconds(st), spread.StepSeconds(st); got != want {
+			t.Errorf("step %+v: %.6g s, want the spread %.6g s", st, got, want)
+		}
+	}
+	in.DP = 1
+	m1 := NewServingModel(in, hw, Efficiency{}, w)
+	if m1.m.dpRanks != 1 {
+		t.Errorf("DP 1: %g ranks", m1.m.dpRanks)
 	}
 }

@@ -81,6 +81,10 @@ type inferModel struct {
 	// tbo: the forward runs as two overlapped micro-batches
 	// (Input.TwoBatchOverlap; tboStep).
 	tbo bool
+	// dpRanks is the copy's attention-DP ranks (dpRanks(in)): above 1 a
+	// step's prompt chunks each run their attention on one rank
+	// (rankSkewGrowth).
+	dpRanks float64
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool
@@ -205,6 +209,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		}
 	}
 	m.tbo = in.TwoBatchOverlap && a2a > 0
+	m.dpRanks = dpRanks(in)
 	m.sc = newStepConsts(in)
 	if fp8Marlin(in, hw) {
 		// FP8 as W8A16 Marlin (fp8MarlinGEMMShare) reads its 8-bit
@@ -897,7 +902,7 @@ const tboExposedShare = 0.34
 // seconds of ctok tokens' worth of linears (deviceSum) and attention spans
 // summing to lctxSum, and the memory seconds of reading the weights once
 // for tokens new tokens and kvRead KV bytes. The one place they are
-// formed (rooflineGrowth reads them too).
+// formed (rankSkewGrowth reads them too).
 func (m *inferModel) deviceTerms(tokens, ctok, lctxSum, kvRead float64) (c, mem float64) {
 	return ctok*m.tokSecs + lctxSum*m.ctxSecs, (m.weightBytes(tokens) + kvRead) * m.perBW
 }

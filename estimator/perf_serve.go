@@ -172,6 +172,9 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	}
 	ctok, lctx, kv := s.m.stepLoad(st, p, d)
 	secs, _, _ := s.m.stepSum(tokens, ctok, lctx, kv)
+	if s.m.dpRanks > 1 && p > 0 && !st.Verify {
+		secs += s.m.rankSkewGrowth(st, p, d, ctok, lctx, kv)
+	}
 	// The running sequences: the decoding ones and those with a prompt
 	// chunk in the step.
 	seqs := d + float64(max(st.PrefillSeqs, 0))
@@ -180,7 +183,7 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 
 // stepLoad is the compute in decode tokens' worth, the attention spans'
 // sum and the KV bytes read of a step st of p prompt tokens and d decoding
-// sequences, as StepSeconds passes them to stepSum (and rooflineGrowth to
+// sequences, as StepSeconds passes them to stepSum (and rankSkewGrowth to
 // deviceTerms): prompt tokens' linears and attention count promptCost
 // each, a speculative step's draft tokens (Verify) 1, as decode tokens.
 func (m *inferModel) stepLoad(st Step, p, d float64) (ctok, lctx, kv float64) {

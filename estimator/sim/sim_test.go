@@ -512,8 +512,9 @@ func TestAttentionDPBalanceIsExplicit(t *testing.T) {
 // DP (server_args.py, _handle_data_parallelism): a DP 8 replica's budget
 // stays the flag's (8,192 on a 141 GiB GPU), each rank's is 1,024, and one
 // 8k prompt, on one rank, takes eight steps of 1,024 tokens, each reading
-// the weights: a lone prompt's TTFT is 0.58 s where one step of the whole
-// prompt made it 0.34 s.
+// the weights: a lone prompt's TTFT is 1.20 s where one step of the whole
+// prompt made it 1.05 s (both with the prompt's attention on its one rank
+// of the eight, rankSkewGrowth: 0.58 and 0.34 s spread over the eight).
 // TensorRT-LLM's ranks each schedule a whole budget (the copy's is 8 of
 // them).
 func TestSGLangDPAttentionDividesTheChunk(t *testing.T) {
@@ -536,8 +537,8 @@ func TestSGLangDPAttentionDividesTheChunk(t *testing.T) {
 		t.Fatal(err)
 	}
 	step := cfg.Model.StepSeconds(estimator.Step{PrefillTokens: 1024, PrefillSeqs: 1, PrefillContext: 1024 * 1025 / 2, PrefillKV: 1024})
-	if res.TTFT.Mean < 8*step || res.TTFT.Mean < 1.5*one.TTFT.Mean {
-		t.Errorf("an 8k prompt in 1,024-token chunks: TTFT %.3f s, want at least 8 steps of the first chunk's %.1f ms and 1.5 × the %.3f s of one step", res.TTFT.Mean, step*1e3, one.TTFT.Mean)
+	if res.TTFT.Mean < 8*step || res.TTFT.Mean < 1.1*one.TTFT.Mean {
+		t.Errorf("an 8k prompt in 1,024-token chunks: TTFT %.3f s, want at least 8 steps of the first chunk's %.1f ms and 1.1 × the %.3f s of one step", res.TTFT.Mean, step*1e3, one.TTFT.Mean)
 	}
 	in.Engine = estimator.TRTLLM
 	cfg, err = NewConfig(in, h100SXM, estimator.Efficiency{}, w)
