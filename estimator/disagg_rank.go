@@ -31,11 +31,11 @@ import "math"
 // over the chunks is the same. The dispatch is taken as even (round robin);
 // SGLang's PD mode hashing a request's bootstrap room to a rank can only
 // load the busiest rank more.
-func rankSkewSeconds(attn float64, k int, ranks float64) float64 {
-	if ranks <= 1 || k < 1 || !(attn > 0) {
+func rankSkewSeconds(attn, k, ranks float64) float64 {
+	if ranks <= 1 || !(k >= 1) || !(attn > 0) {
 		return 0
 	}
-	return attn * (math.Ceil(float64(k)/ranks)*ranks - float64(k))
+	return attn * (math.Ceil(k/ranks)*ranks - k)
 }
 
 // decodeAdmissionSteps is the decode steps a handed-over request waits on
@@ -69,30 +69,36 @@ func attnLinearParams(a Arch) float64 {
 	return n
 }
 
-// rankSkewGrowth is what attention data parallelism adds to a step st
-// of p prompt tokens (in st.PrefillSeqs prompts' chunks), d decodes and
-// the load stepLoad gave (ctok, lctx, kv) on a copy of m.dpRanks
-// attention-DP ranks: each chunk's attention (its projections at the step's GEMM cost
-// and its scores over its context, as stepLoad counts them) runs on the
-// one rank its request belongs to, where the step spreads it over all
-// the copy's GPUs, and the forward lasts as long as its busiest rank
-// (rankSkewSeconds). The extra compute grows the step's roofline of
-// compute and memory (deviceSum), so under a forward still bound by its
-// weight reads it costs less than its own seconds. Prefill workers of a disaggregated replica and
-// aggregated copies with attention DP alike; a speculative step's draft
-// tokens (Step.Verify) are every request's own and stay spread.
-func (m *inferModel) rankSkewGrowth(st Step, p, d, ctok, lctx, kv float64) float64 {
-	if m.n <= 0 {
-		return 0
-	}
-	k := max(st.PrefillSeqs, 1)
-	chunk := p / float64(k)
-	lin := min(attnLinearParams(m.in.Arch)/m.n, 1) * m.tokSecs * chunk
-	attn := (lin + chunk*m.sc.attended(max(st.PrefillContext, 0)/p)*m.ctxSecs) * m.promptCost
-	extra := rankSkewSeconds(attn, k, m.dpRanks)
+// rankSkewGrowth is what attention data parallelism adds to a forward of
+// k prompt chunks of chunk tokens each, whose tokens attend to attended
+// context tokens on average, on a copy of m.dpRanks attention-DP ranks:
+// each chunk's attention (its projections at the step's GEMM cost and its
+// scores over its context, as stepLoad counts them) runs on the one rank
+// its request belongs to, where the step spreads it over all the copy's
+// GPUs, and the forward lasts as long as its busiest rank
+// (rankSkewSeconds). The extra compute grows the forward's roofline of
+// compute c and memory mem (deviceTerms), so under a forward still bound
+// by its weight reads it costs less than its own seconds. The serving
+// steps (StepSeconds), the closed form's prefill and a disaggregated
+// prefill worker's forward (which calls StepSeconds) all take it; a
+// speculative step's draft tokens (Step.Verify) are every request's own
+// and stay spread.
+func (m *inferModel) rankSkewGrowth(k, chunk, attended, c, mem float64) float64 {
+	extra := rankSkewSeconds(m.chunkAttnSeconds(chunk, attended), k, m.dpRanks)
 	if !(extra > 0) {
 		return 0
 	}
-	c, mem := m.deviceTerms(p+d, ctok, lctx, kv)
 	return rooflineTime(c+extra, mem) - rooflineTime(c, mem)
+}
+
+// chunkAttnSeconds is the compute seconds of one prompt chunk of chunk
+// tokens' attention (its projections and its scores over attended context
+// tokens a token), at the engine's prompt rate, as a step spreads it over
+// the copy's GPUs.
+func (m *inferModel) chunkAttnSeconds(chunk, attended float64) float64 {
+	if m.n <= 0 {
+		return 0
+	}
+	lin := min(attnLinearParams(m.in.Arch)/m.n, 1) * m.tokSecs * chunk
+	return (lin + chunk*attended*m.ctxSecs) * m.promptCost
 }

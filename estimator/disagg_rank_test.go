@@ -29,21 +29,20 @@ func TestAttnLinearParams(t *testing.T) {
 // counted.
 func TestRankSkewSeconds(t *testing.T) {
 	for _, c := range []struct {
-		attn  float64
-		k     int
-		ranks float64
-		want  float64
+		attn, k, ranks, want float64
 	}{
-		{1, 1, 8, 7}, // one prompt on one of 8 ranks: 8 × attn, 1 counted
-		{1, 8, 8, 0}, // one prompt a rank: balanced
-		{1, 9, 8, 7}, // 2 on the busiest: 16 against 9
-		{2, 5, 4, 6}, // 2 on the busiest: 2 × (8 − 5)
-		{1, 3, 1, 0}, // no attention DP
-		{0, 1, 8, 0}, // no attention
-		{1, 0, 8, 0}, // no prompt
+		{1, 1, 8, 7},     // one prompt on one of 8 ranks: 8 × attn, 1 counted
+		{1, 8, 8, 0},     // one prompt a rank: balanced
+		{1, 9, 8, 7},     // 2 on the busiest: 16 against 9
+		{2, 5, 4, 6},     // 2 on the busiest: 2 × (8 − 5)
+		{1, 3, 1, 0},     // no attention DP
+		{0, 1, 8, 0},     // no attention
+		{1, 0, 8, 0},     // no prompt
+		{1, 1.5, 8, 6.5}, // the closed form's fractional batch: 8 − 1.5
+		{1, math.NaN(), 8, 0},
 	} {
 		if got := rankSkewSeconds(c.attn, c.k, c.ranks); got != c.want {
-			t.Errorf("rankSkewSeconds(%g, %d, %g) = %g, want %g", c.attn, c.k, c.ranks, got, c.want)
+			t.Errorf("rankSkewSeconds(%g, %g, %g) = %g, want %g", c.attn, c.k, c.ranks, got, c.want)
 		}
 	}
 }
@@ -155,6 +154,17 @@ func TestRankSkewAggregatedStep(t *testing.T) {
 		if got, want := m.StepSeconds(st), spread.StepSeconds(st); got != want {
 			t.Errorf("step %+v: %.6g s, want the spread %.6g s", st, got, want)
 		}
+	}
+	// The closed form's prefill takes the same skew: a lone prompt is one
+	// rank's, eight prompts fill the ranks; the marginal prompt keeps the
+	// spread figure.
+	lone, lone1 := m.m.prefill(1, 1000)
+	spreadLone, _ := spread.m.prefill(1, 1000)
+	eight, _ := m.m.prefill(8, 1000)
+	spreadEight, _ := spread.m.prefill(8, 1000)
+	if !(lone > 1.02*spreadLone) || eight != spreadEight || m.m.prefillMarginal(1000) != spread.m.prefillMarginal(1000) {
+		t.Errorf("closed form: lone prompt %.4g s (%v) against %.4g s spread, eight %.4g against %.4g, marginal %.4g against %.4g",
+			lone, lone1, spreadLone, eight, spreadEight, m.m.prefillMarginal(1000), spread.m.prefillMarginal(1000))
 	}
 	in.DP = 1
 	m1 := NewServingModel(in, hw, Efficiency{}, w)

@@ -7,10 +7,16 @@ package estimator
 // on an idle replica: one forward over k·prompt tokens (causal attention
 // averages prompt/2 context per token) writing their KV cache, at least
 // the engine's floor. Its compute runs at the engine's prompt rate
-// (promptCost).
+// (promptCost); under attention DP each prompt's attention is its rank's
+// (rankSkewGrowth), as in StepSeconds.
 func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
-	n, f := k*prompt, m.promptCost
-	secs, b, _ = m.stepSum(n, n*f, n*m.sc.attended(prompt/2)*f, k*m.kvSeq(prompt))
+	n, f, at := k*prompt, m.promptCost, m.sc.attended(prompt/2)
+	ctok, lctx, kv := n*f, n*at*f, k*m.kvSeq(prompt)
+	secs, b, _ = m.stepSum(n, ctok, lctx, kv)
+	if m.dpRanks > 1 {
+		c, mem := m.deviceTerms(n, ctok, lctx, kv)
+		secs += m.rankSkewGrowth(k, prompt, at, c, mem)
+	}
 	return secs, b
 }
 
@@ -19,6 +25,16 @@ func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
 // "Taming Throughput-Latency Tradeoff in LLM Inference with
 // Sarathi-Serve", OSDI: prompt chunks ride in decode steps): its compute
 // and its TP all-reduces.
+//
+// Under attention DP a prompt riding in a step is its rank's, but at the
+// loads this figure sizes a step carries prompts for most ranks, and the
+// busiest rank's excess over the spread figure (rankSkewSeconds: at most
+// ranks − 1 prompts' attention over the step's k) is shared by them; so
+// the marginal keeps the spread figure, and the simulated steps price
+// each step's own skew (StepSeconds). Charging every prompt the lone
+// prompt's skew nearly halved a DP 8 copy's capacity (the planner's
+// DeepSeek B200 SGLang copies: 11 instances where 6 serve the load) and
+// turned it from attention DP, which the measured rows do not.
 func (m *inferModel) prefillMarginal(prompt float64) float64 {
 	return m.computeTime(prompt, m.sc.attended(prompt/2)) + prompt*m.commPerToken
 }

@@ -173,7 +173,9 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	ctok, lctx, kv := s.m.stepLoad(st, p, d)
 	secs, _, _ := s.m.stepSum(tokens, ctok, lctx, kv)
 	if s.m.dpRanks > 1 && p > 0 && !st.Verify {
-		secs += s.m.rankSkewGrowth(st, p, d, ctok, lctx, kv)
+		k := float64(max(st.PrefillSeqs, 1))
+		c, mem := s.m.deviceTerms(tokens, ctok, lctx, kv)
+		secs += s.m.rankSkewGrowth(k, p/k, s.m.sc.attended(max(st.PrefillContext, 0)/p), c, mem)
 	}
 	// The running sequences: the decoding ones and those with a prompt
 	// chunk in the step.

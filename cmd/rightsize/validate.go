@@ -30,7 +30,7 @@ var valGroups = []string{"memory", "fine-tune memory", "fine-tune memory, generi
 	"load TPOT p99", "load throughput/GPU", "load TPOT, tables", "load throughput/GPU, tables",
 	"load TPOT, blog tables", "load throughput/GPU, blog tables",
 	"GPUStack TTFT p50, conc ≤ 8", "GPUStack TTFT mean, conc ≤ 8", "GPUStack TTFT p50, burst", "GPUStack TTFT mean, burst",
-	"GPUStack TPOT p50", "GPUStack throughput", "training time", "MFU"}
+	"GPUStack TPOT p50", "GPUStack throughput", "training time", "MFU", "wide-EP decode step"}
 
 // Splits: fit rows fixed a constant; test rows did not; held-back rows
 // were set aside before any fitting and never looked at while fitting.
@@ -607,7 +607,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, inferencexTableCases, inferencexBlogCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, devicePrefillCases, deviceH200MemoryCases, deviceFSDPMemoryCases, disaggCases} {
+		inferencexCases, inferencexTableCases, inferencexBlogCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, devicePrefillCases, deviceH200MemoryCases, deviceFSDPMemoryCases, disaggCases, wideEPCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -38,5 +39,36 @@ func TestDisaggRecipeDecodeBatch(t *testing.T) {
 		if got := batchOf(c.set); got != c.want {
 			t.Errorf("%s: --decode-batch %q, want %q", c.set, got, c.want)
 		}
+	}
+}
+
+// TestWideEPCases: the two published SGLang EP 72 decode steps replay
+// through `rightsize estimate --steady-state` within 10% (87.8 ms against
+// 91.9 with two-batch overlap, 117.7 against 115.2 without; the
+// catalog's H100 runs MLA's attention at its 16-bit rate), with the
+// overlap and without it as the rows say.
+func TestWideEPCases(t *testing.T) {
+	cases, err := wideEPCases("../../estimator/testdata/calibration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 2 {
+		t.Fatalf("%d cases, want the 2 rows marked for replay", len(cases))
+	}
+	overlap := 0
+	for i := range cases {
+		c := &cases[i]
+		if err := c.run(); err != nil {
+			t.Fatalf("%s: %v", c.Setting, err)
+		}
+		if slices.Contains(c.Args, "--two-batch-overlap") {
+			overlap++
+		}
+		if c.Split != "fit" || !(math.Abs(c.Error) < 0.10) {
+			t.Errorf("%s: %s, step %.1f ms against %.1f: want a fit row within 10%%", c.Setting, c.Split, c.Estimated, c.Measured)
+		}
+	}
+	if overlap != 1 {
+		t.Errorf("%d rows with two-batch overlap, want 1", overlap)
 	}
 }
