@@ -127,6 +127,7 @@ fuzz:
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseSeconds$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseChoices$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzDisaggServing$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzStepSecondsDP$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzParsePriceSheet$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzAsOfTime$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseAWSOffer$$' -fuzztime $(FUZZTIME)

@@ -172,3 +172,43 @@ func TestRankSkewAggregatedStep(t *testing.T) {
 		t.Errorf("DP 1: %g ranks", m1.m.dpRanks)
 	}
 }
+
+// FuzzStepSecondsDP: any step on a copy with attention DP prices finite and
+// at least the step with the prompts' attention spread (the skew only adds,
+// and adds nothing to decode-only and speculative steps), whatever the
+// step's counts and context sums.
+func FuzzStepSecondsDP(f *testing.F) {
+	f.Add(512, 1, 131328.0, 512.0, 64, 96000.0, false, uint8(8))
+	f.Add(4096, 9, 1e9, 4096.0, 0, 0.0, false, uint8(4))
+	f.Add(256, 256, 384000.0, 256.0, 256, 384000.0, true, uint8(8))
+	f.Add(-3, -1, math.NaN(), math.Inf(1), -5, math.Inf(-1), false, uint8(2))
+	in := DefaultInput(loadArch(f, "deepseek-v3.json"))
+	in.Task, in.Engine, in.Weights, in.KV, in.VRAM = Inference, SGLang, FP8, BF16, 141*GiB
+	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
+	models := map[uint8][2]ServingModel{}
+	f.Fuzz(func(t *testing.T, prompt, seqs int, ctx, kv float64, decode int, dctx float64, verify bool, dp uint8) {
+		ranks := []int{2, 4, 8}[int(dp)%3]
+		pair, ok := models[uint8(ranks)]
+		if !ok {
+			in := in
+			in.TP, in.DP, in.EP, in.GPUs = 8, ranks, 8, 8
+			m := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 100})
+			spread := m
+			spread.m.dpRanks = 1
+			pair = [2]ServingModel{m, spread}
+			models[uint8(ranks)] = pair
+		}
+		st := Step{PrefillTokens: prompt % 70000, PrefillSeqs: seqs % 1024, PrefillContext: ctx, PrefillKV: kv,
+			DecodeSeqs: decode % 4096, DecodeContext: dctx, Verify: verify}
+		got, base := pair[0].StepSeconds(st), pair[1].StepSeconds(st)
+		if math.IsNaN(got) || math.IsInf(got, 0) || got < 0 {
+			t.Fatalf("step %+v on DP %d: %v s", st, ranks, got)
+		}
+		if got < base-1e-12*base {
+			t.Fatalf("step %+v on DP %d: %v s, below the spread step's %v s", st, ranks, got, base)
+		}
+		if (st.PrefillTokens <= 0 || verify) && got != base {
+			t.Fatalf("step %+v on DP %d: %v s, want the spread step's %v s (no prompt tokens of its own)", st, ranks, got, base)
+		}
+	})
+}
