@@ -41,8 +41,7 @@ func TestDeepEPLowLatency(t *testing.T) {
 	pre := Step{PrefillTokens: 4096, PrefillSeqs: 4, PrefillContext: 4 * 1024 * 1025 / 2, PrefillKV: 4096}
 	ctok, lctx, kv = s.m.stepLoad(pre, 4096, 0)
 	plain, _, _ = s.m.stepSum(4096, ctok, lctx, kv)
-	spread := s
-	spread.m.dpRanks = 1 // the prompts' attention spread (rankSkewGrowth aside)
+	spread := spreadAttention(s)
 	if got := spread.StepSeconds(pre); got != plain {
 		t.Errorf("prefill step %.6g s, want the normal kernels' %.6g s", got, plain)
 	}

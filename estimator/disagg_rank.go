@@ -76,18 +76,20 @@ func attnLinearParams(a Arch) float64 {
 // scores over its context, as stepLoad counts them) runs on the one rank
 // its request belongs to, where the step spreads it over all the copy's
 // GPUs, and the forward lasts as long as its busiest rank
-// (rankSkewSeconds). The extra compute grows the forward's roofline of
-// compute c and memory mem (deviceTerms), so under a forward still bound
-// by its weight reads it costs less than its own seconds. The serving
+// (rankSkewSeconds). The extra compute grows the roofline of the
+// forward's compute and memory (deviceTerms of its tokens and the load
+// stepLoad gives: ctok, lctx, kv), so under a forward still bound by its
+// weight reads it costs less than its own seconds. The serving
 // steps (StepSeconds), the closed form's prefill and a disaggregated
 // prefill worker's forward (which calls StepSeconds) all take it; a
 // speculative step's draft tokens (Step.Verify) are every request's own
 // and stay spread.
-func (m *inferModel) rankSkewGrowth(k, chunk, attended, c, mem float64) float64 {
+func (m *inferModel) rankSkewGrowth(k, chunk, attended, tokens, ctok, lctx, kv float64) float64 {
 	extra := rankSkewSeconds(m.chunkAttnSeconds(chunk, attended), k, m.dpRanks)
 	if !(extra > 0) {
 		return 0
 	}
+	c, mem := m.deviceTerms(tokens, ctok, lctx, kv)
 	return rooflineTime(c+extra, mem) - rooflineTime(c, mem)
 }
 

@@ -72,11 +72,10 @@ func TestDisaggAttentionDPPrefill(t *testing.T) {
 	m := NewServingModel(pi, hw, Efficiency{}, w)
 	prompt, _ := SampleLengths(in, w)
 	st := Step{PrefillTokens: int(prompt), PrefillSeqs: 1, PrefillContext: prompt * (prompt + 1) / 2, PrefillKV: prompt}
-	spread := m
-	spread.m.dpRanks = 1
+	spread := spreadAttention(m)
 	step := spread.StepSeconds(st) // the attention spread over the 8 GPUs
 	mm := &m.m
-	attn := (attnLinearParams(in.Arch)/mm.n*mm.tokSecs*prompt + prompt*mm.sc.attended((prompt+1)/2)*mm.ctxSecs) * mm.promptCost
+	attn := mm.chunkAttnSeconds(prompt, mm.sc.attended((prompt+1)/2))
 	if share := attn / step; !(share > 0.05 && share < 0.15) {
 		t.Errorf("attention %.4g s of a %.4g s forward (%.2f): want about 9%%", attn, step, share)
 	}
@@ -113,6 +112,14 @@ func TestDecodeAdmissionSteps(t *testing.T) {
 	}
 }
 
+// spreadAttention is m with its prompt chunks' attention spread over all
+// its GPUs, as a copy without attention DP prices it (rankSkewGrowth
+// aside): the figure the skew is measured against.
+func spreadAttention(m ServingModel) ServingModel {
+	m.m.dpRanks = 1
+	return m
+}
+
 // TestRankSkewAggregatedStep: an aggregated copy with attention DP prices
 // its mixed steps the way a prefill worker's forward is priced: one
 // prompt chunk among 8 ranks puts its attention on one rank (the step
@@ -125,8 +132,7 @@ func TestRankSkewAggregatedStep(t *testing.T) {
 	in.TP, in.DP, in.EP, in.GPUs = 8, 8, 8, 8
 	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
 	m := NewServingModel(in, hw, Efficiency{}, w)
-	spread := m
-	spread.m.dpRanks = 1
+	spread := spreadAttention(m)
 	step := func(k int) Step {
 		return Step{PrefillTokens: 512 * k, PrefillSeqs: k, PrefillContext: float64(k) * 512 * 513 / 2, PrefillKV: float64(512 * k),
 			DecodeSeqs: 64, DecodeContext: 64 * 1500}
@@ -193,9 +199,7 @@ func FuzzStepSecondsDP(f *testing.F) {
 			in := in
 			in.TP, in.DP, in.EP, in.GPUs = 8, ranks, 8, 8
 			m := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 100})
-			spread := m
-			spread.m.dpRanks = 1
-			pair = [2]ServingModel{m, spread}
+			pair = [2]ServingModel{m, spreadAttention(m)}
 			models[uint8(ranks)] = pair
 		}
 		st := Step{PrefillTokens: prompt % 70000, PrefillSeqs: seqs % 1024, PrefillContext: ctx, PrefillKV: kv,

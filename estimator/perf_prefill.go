@@ -14,8 +14,7 @@ func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
 	ctok, lctx, kv := n*f, n*at*f, k*m.kvSeq(prompt)
 	secs, b, _ = m.stepSum(n, ctok, lctx, kv)
 	if m.dpRanks > 1 {
-		c, mem := m.deviceTerms(n, ctok, lctx, kv)
-		secs += m.rankSkewGrowth(k, prompt, at, c, mem)
+		secs += m.rankSkewGrowth(k, prompt, at, n, ctok, lctx, kv)
 	}
 	return secs, b
 }

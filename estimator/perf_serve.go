@@ -174,8 +174,7 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	secs, _, _ := s.m.stepSum(tokens, ctok, lctx, kv)
 	if s.m.dpRanks > 1 && p > 0 && !st.Verify {
 		k := float64(max(st.PrefillSeqs, 1))
-		c, mem := s.m.deviceTerms(tokens, ctok, lctx, kv)
-		secs += s.m.rankSkewGrowth(k, p/k, s.m.sc.attended(max(st.PrefillContext, 0)/p), c, mem)
+		secs += s.m.rankSkewGrowth(k, p/k, s.m.sc.attended(max(st.PrefillContext, 0)/p), tokens, ctok, lctx, kv)
 	}
 	// The running sequences: the decoding ones and those with a prompt
 	// chunk in the step.
