@@ -170,6 +170,11 @@ type DisaggPoint struct {
 	// batch of PrefillBatch prompts), the side's capacity in prompts/s
 	// at its largest batch, and its load at λ (λ over that capacity).
 	PrefillSeconds, PrefillBatch, PrefillCapacity, PrefillUtilization float64
+	// PrefillHandoverSeconds is the prefill worker's own time on that
+	// batch's handovers after its forward (PrefillBatch ×
+	// prefillHandoverSeconds; 0 but on SGLang): the worker is busy for
+	// PrefillSeconds + PrefillHandoverSeconds a batch, and TTFT holds both.
+	PrefillHandoverSeconds float64
 	// KVBytes is one request's KV cache, KVTransferSeconds its handover
 	// (latency + bytes over the links + the decode worker's admission
 	// steps, decodeAdmissionSteps).
@@ -369,9 +374,10 @@ func (z *DisaggSizer) noKVRoom(side string, s DisaggSide) error {
 // forward, the handover and the decode worker's slots.
 type disaggSteps struct {
 	prompt, out float64 // the mean lengths (SampleLengths)
-	// forward is the seconds of one prefill forward of k prompts of
-	// tokens tokens in all, ctx their summed causal attention context
-	// (Σ p(p+1)/2) and kv their KV tokens.
+	// forward is the seconds a prefill worker spends on one batch of k
+	// prompts of tokens tokens in all, ctx their summed causal attention
+	// context (Σ p(p+1)/2) and kv their KV tokens: the forward and, on
+	// SGLang, each prompt's handover work (prefillHandoverSeconds).
 	forward func(k, tokens int, ctx, kv float64) float64
 	// prefill is forward at k mean prompts (fractional k between the
 	// two integers around it); decode the seconds per generated token
@@ -381,6 +387,7 @@ type disaggSteps struct {
 	kMax, nMax      float64 // prompts in one prefill forward; requests decoding on one decode worker
 	slotsBound      string  // what sets nMax (DisaggPoint.DecodeSlotsBound)
 	admit           float64 // decode steps a handed-over request waits (decodeAdmissionSteps)
+	handover        float64 // the prefill worker's time on one prompt's handover (prefillHandoverSeconds), in forward
 	kvBytes, xfer   float64 // a mean request's KV bytes and handover seconds
 	// handover is the latency and the seconds per prompt token of the
 	// handover: xfer = latency + prompt × perToken.
@@ -493,10 +500,13 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	}
 	// Attention DP on the prefill worker: a prompt is one rank's, and the
 	// forward lasts as long as its busiest rank (StepSeconds counts it:
-	// rankSkewGrowth).
+	// rankSkewGrowth). Each prompt's handover then keeps the worker's
+	// scheduler busy a while (prefillHandoverSeconds): the worker's time
+	// for a batch of k prompts, as the queue and the first token see it.
+	handover := prefillHandoverSeconds(in.Engine)
 	forward := func(k, tokens int, ctx, kv float64) float64 {
 		st := Step{PrefillTokens: tokens, PrefillSeqs: k, PrefillContext: ctx, PrefillKV: kv}
-		return pm.StepSeconds(st) * (1 + block)
+		return pm.StepSeconds(st)*(1+block) + float64(k)*handover
 	}
 	prefill := func(k float64) float64 {
 		at := func(k int) float64 {
@@ -575,7 +585,7 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	linkBW := bw * math.Min(links(d.Prefill), links(d.Decode))
 	xfer := lat + kvBytes/linkBW
 	return &disaggSteps{prompt: prompt, out: out, forward: forward, prefill: prefill, decode: decode, tau: tau,
-		kMax: kMax, nMax: nMax, slotsBound: slotsBound, admit: admit, kvBytes: kvBytes, xfer: xfer, latency: lat,
+		kMax: kMax, nMax: nMax, slotsBound: slotsBound, admit: admit, handover: handover, kvBytes: kvBytes, xfer: xfer, latency: lat,
 		kvPerToken: float64(in.Arch.KVBytesPerToken(in.KV)), linkBW: linkBW, dm: dm}, nil
 }
 
@@ -719,7 +729,8 @@ func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 	return DisaggPoint{
 		TTFTAtSeconds: finite(ttftAt), TPOTAtSeconds: finite(tpotAt),
 		TTFTSeconds: finite(st.ttft), TPOTSeconds: finite(st.tpot), TokensPerSecond: finite(lam * out), RequestsPerSecond: finite(lam),
-		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s), PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
+		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s - st.k*m.handover), PrefillHandoverSeconds: finite(st.k * m.handover),
+		PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
 		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer + admit*st.tpot*tau),
 		DecodeStepSeconds: finite(st.tpot * tau), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), AcceptedTokens: tau, Bound: bound,
 		DecodeSlots: nMax, DecodeSlotsBound: m.slotsBound,

@@ -2,11 +2,12 @@ package estimator
 
 import "math"
 
-// Two mechanisms of disaggregated serving that the forward-pass model
+// Three mechanisms of disaggregated serving that the forward-pass model
 // alone leaves out: a prefill worker with attention data parallelism runs
-// each prompt's attention on one rank (rankSkewSeconds), and the decode
-// worker admits a handed-over request in its own loop's steps
-// (decodeAdmissionSteps).
+// each prompt's attention on one rank (rankSkewSeconds), the prefill
+// worker's scheduler spends time on each prompt's handover
+// (prefillHandoverSeconds), and the decode worker admits a handed-over
+// request in its own loop's steps (decodeAdmissionSteps).
 
 // rankSkewSeconds is the compute that a forward of k prompts (or their
 // chunks) on a copy of ranks attention-DP ranks puts on its busiest rank
@@ -36,6 +37,45 @@ func rankSkewSeconds(attn, k, ranks float64) float64 {
 		return 0
 	}
 	return attn * (math.Ceil(k/ranks)*ranks - k)
+}
+
+// sglangPrefillHandoverSeconds is the time an SGLang PD prefill worker
+// spends on each prompt's KV handover besides its forward, with the
+// worker busy: the scheduler's thread creates the request's KV sender at
+// admission, and after the forward copies the request's KV indices to
+// the host, converts them to pages and hands them to the transfer engine
+// (python/sglang/srt/disaggregation/prefill.py, PrefillBootstrapQueue.add,
+// process_batch_result_disagg_prefill → send_kv_chunk); the transfer
+// threads build one descriptor per layer and contiguous run in Python,
+// under the interpreter lock the scheduler needs too (SGLang PR #5791,
+// 2025-04-27, "[PD] Reduce kv transfer threads": they compete "with the
+// scheduling and kernel launch"), and until PR #23967 (merged 2026-04-28,
+// "Nixl async transfer") the NIXL connector ran each transfer on the
+// scheduler's thread: "this caused the prefill scheduler to block on
+// transfer completion and limited throughput" (Qwen3-32B, mean transfer
+// time 162 ms before, 41 ms after). A prefill worker so occupied sustains
+// fewer prompts a second than its forwards allow, and its queue grows
+// sooner: on the InferenceX SGLang disaggregated rows with 1k prompts
+// (testdata/calibration/README.md, hundred-eleventh round) the prefill
+// worker's implied time a prompt under load is 2–4 × its forward, at low
+// load about the forward. Fitted, an estimate: the figure, in steps of
+// 5 ms from 0 to 40 ms, that minimises the median |error| of the
+// SGLang fit rows' TTFT (dynamo-sglang and mori-sglang, 0 ms: 41.9%,
+// 10 ms: 39.3%, 15 ms: 34.3%, 20 ms: 37.2%, 30 ms: 40.7%). It is one
+// figure for every release and transfer engine (NIXL, Mooncake, MoRI):
+// the rows after PR #23967 still carry the excess.
+const sglangPrefillHandoverSeconds = 0.015
+
+// prefillHandoverSeconds is the busy time per prompt that engine e's
+// disaggregated prefill worker adds to its forward for the prompt's KV
+// handover (sglangPrefillHandoverSeconds); 0 for the other engines
+// (TensorRT-LLM's disaggregated rows read no such excess, and no vLLM
+// disaggregated row is replayed).
+func prefillHandoverSeconds(e Engine) float64 {
+	if e == SGLang {
+		return sglangPrefillHandoverSeconds
+	}
+	return 0
 }
 
 // decodeAdmissionSteps is the decode steps a handed-over request waits on

@@ -24,7 +24,7 @@ func TestDisaggSimOneRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	near := func(what string, got, want float64) { t.Helper(); nearRel(t, what, got, want) }
-	ttft := 0.040 + p.PrefillSeconds + p.KVTransferSeconds
+	ttft := 0.040 + p.PrefillSeconds + p.PrefillHandoverSeconds + p.KVTransferSeconds
 	near("mean TTFT", r.TTFT.Mean, ttft)
 	near("p99 TTFT", r.TTFT.P99, ttft)
 	near("TPOT", r.TPOT.Mean, p.DecodeStepSeconds)
@@ -165,20 +165,22 @@ func BenchmarkDisaggSimulate(b *testing.B) {
 // _forward_step; SGLang process_batch_result_prebuilt), so TTFT holds no
 // decode step and the output − 1 tokens after it take output − 1 steps.
 // One client, DeepSeek-V3 on SGLang, 1,000 / 1,000 tokens: the 40 ms
-// request cost + a 45.8 ms prefill forward (43.7 ms at the step model's
-// rate; SGLang's Hopper FP8 prompt rate, enginePromptRates, puts its
-// compute at 1.2×) + the handover (36 ms + 70.272 MB over 50 GB/s =
-// 1.40544 ms + SGLang's admission, one 7.65 ms step) = 130.8 ms, not 138.5
-// ms with a step more; E2E = TTFT + 999 steps = 7.778 s, TPOT the step.
+// request cost + the prefill worker's 60.8 ms (a 45.8 ms forward, 43.7 ms
+// at the step model's rate, SGLang's Hopper FP8 prompt rate,
+// enginePromptRates, putting its compute at 1.2×; and the prompt's 15 ms
+// of handover work on the worker, sglangPrefillHandoverSeconds) + the
+// handover (36 ms + 70.272 MB over 50 GB/s = 1.40544 ms + SGLang's
+// admission, one 7.65 ms step) = 145.8 ms, not 153.5 ms with a step
+// more; E2E = TTFT + 999 steps = 7.793 s, TPOT the step.
 func TestDisaggFirstTokenAtJoin(t *testing.T) {
 	z, d, p := oneClientReplica(t)
 	step := p.DecodeStepSeconds
-	if !(step > 0.005 && step < 0.010) || !(p.PrefillSeconds > 0.03 && p.PrefillSeconds < 0.06) {
-		t.Fatalf("decode step %.3f ms, prefill %.3f ms: want 5–10 ms and 30–60 ms", 1000*step, 1000*p.PrefillSeconds)
+	if f := p.PrefillSeconds; !(step > 0.005 && step < 0.010) || !(f > 0.03 && f < 0.06) {
+		t.Fatalf("decode step %.3f ms, prefill forward %.3f ms: want 5–10 ms and 30–60 ms", 1000*step, 1000*f)
 	}
 	near := func(what string, got, want float64) { t.Helper(); nearRel(t, what, got, want) }
 	handover := 0.036 + 70_272_000/50e9 + step // DisaggHandoverSeconds + bytes + SGLang's admission step
-	ttft := 0.040 + p.PrefillSeconds + handover
+	ttft := 0.040 + p.PrefillSeconds + p.PrefillHandoverSeconds + handover
 	near("steady-state TTFT", p.TTFTSeconds, ttft+p.QueueSeconds)
 	r, err := z.Simulate(d, DisaggRun{Requests: 1, PromptTokens: 1000, OutputTokens: 1000})
 	if err != nil {
@@ -187,8 +189,8 @@ func TestDisaggFirstTokenAtJoin(t *testing.T) {
 	near("simulated TTFT", r.TTFT.Mean, ttft)
 	near("simulated TPOT", r.TPOT.Mean, step)
 	near("simulated E2E", r.DurationSeconds, ttft+999*step)
-	if math.Abs(r.TTFT.Mean-0.1308) > 0.0005 || math.Abs(r.DurationSeconds-7.778) > 0.001 {
-		t.Errorf("TTFT %.4f s, E2E %.4f s: want 0.1308 s, 7.778 s", r.TTFT.Mean, r.DurationSeconds)
+	if math.Abs(r.TTFT.Mean-0.1458) > 0.0005 || math.Abs(r.DurationSeconds-7.793) > 0.001 {
+		t.Errorf("TTFT %.4f s, E2E %.4f s: want 0.1458 s, 7.793 s", r.TTFT.Mean, r.DurationSeconds)
 	}
 	// One output token: the prefill's token is the whole answer, streamed
 	// at the join; no decode step, no TPOT.

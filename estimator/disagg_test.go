@@ -48,7 +48,7 @@ func TestDisaggWorkedExample(t *testing.T) {
 	}
 	near("KV bytes", p.KVBytes, 70_272_000, 1e-12)
 	near("KV transfer", p.KVTransferSeconds, 0.036+70_272_000/50e9+p.DecodeStepSeconds, 1e-12)
-	near("TTFT", p.TTFTSeconds, 0.040+p.QueueSeconds+p.PrefillSeconds+p.KVTransferSeconds, 1e-12)
+	near("TTFT", p.TTFTSeconds, 0.040+p.QueueSeconds+p.PrefillSeconds+p.PrefillHandoverSeconds+p.KVTransferSeconds, 1e-12)
 	near("TPOT", p.TPOTSeconds, p.DecodeStepSeconds, 1e-12)
 	near("Little's law", p.RequestsPerSecond*(p.TTFTSeconds+999*p.TPOTSeconds), 64, 1e-6)
 	near("tokens/s", p.TokensPerSecond, 1000*p.RequestsPerSecond, 1e-12)
@@ -57,11 +57,13 @@ func TestDisaggWorkedExample(t *testing.T) {
 	if !(p.DecodeBatch > 20 && p.DecodeBatch <= 32) || p.GPUs != 24 || p.Bound != "concurrency" {
 		t.Errorf("decode batch %.2f, GPUs %d, bound %s; want 20..32, 24, concurrency", p.DecodeBatch, p.GPUs, p.Bound)
 	}
-	// The prefill side's capacity is its largest batch over that batch's
-	// forward, and its load λ over that capacity.
+	// The prefill side's capacity is its largest batch over the worker's
+	// time for that batch: its forward and, on SGLang, the 8 prompts'
+	// handover work (prefillHandoverSeconds, 15 ms each), and its load λ
+	// over that capacity.
 	m := NewServingModel(func() Input { i := in; i.TP = 8; return i }(), hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000})
 	s8 := m.StepSeconds(Step{PrefillTokens: 8000, PrefillSeqs: 8, PrefillContext: 8 * 1000 * 1001 / 2, PrefillKV: 8000})
-	near("prefill capacity", p.PrefillCapacity, 8/s8, 1e-9)
+	near("prefill capacity", p.PrefillCapacity, 8/(s8+8*0.015), 1e-9)
 	near("prefill load", p.PrefillUtilization, p.RequestsPerSecond/p.PrefillCapacity, 1e-9)
 }
 
@@ -389,7 +391,7 @@ func TestDisaggAtRate(t *testing.T) {
 	q.Quantile = 0.99
 	p99, err := DisaggServing(in, hw, Efficiency{}, w, q)
 	rho := p99.PrefillUtilization
-	if want := open.TTFTSeconds - open.QueueSeconds + mdWaitQuantile(rho, p99.PrefillSeconds, 0.99); err != nil || p99.TTFTSeconds != open.TTFTSeconds ||
+	if want := open.TTFTSeconds - open.QueueSeconds + mdWaitQuantile(rho, p99.PrefillSeconds+p99.PrefillHandoverSeconds, 0.99); err != nil || p99.TTFTSeconds != open.TTFTSeconds ||
 		math.Abs(p99.TTFTAtSeconds-want) > 1e-12 || !(p99.TTFTAtSeconds > open.TTFTSeconds) || !(p99.TPOTAtSeconds > open.TPOTSeconds) {
 		t.Errorf("p99 at load %.2f: TTFT %.4f s (want %.4f), TPOT %.2f ms against the means %.4f s, %.2f ms: %v", rho, p99.TTFTAtSeconds, want,
 			1000*p99.TPOTAtSeconds, open.TTFTSeconds, 1000*open.TPOTSeconds, err)

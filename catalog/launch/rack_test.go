@@ -71,8 +71,11 @@ func TestRackCopiesAskForTheRacksNVLink(t *testing.T) {
 }
 
 // TestRackDisaggregatedWorkersAskForTheRacksNVLink: the disaggregated
-// alternative of the same plan runs workers of 2 trays each; each
-// worker's script exports the settings too.
+// alternative of the same plan runs its decode worker over several trays
+// (8), whose script exports the settings too, and its prefill workers on
+// one tray each (4 GPUs, since each SGLang prefill worker's scheduler
+// handles its own prompts' handovers: estimator's
+// sglangPrefillHandoverSeconds), whose scripts need none.
 func TestRackDisaggregatedWorkersAskForTheRacksNVLink(t *testing.T) {
 	req := deepseekR1FP8(t)
 	req.Workload.OutputTokens = 1000
@@ -88,16 +91,31 @@ func TestRackDisaggregatedWorkersAskForTheRacksNVLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	workers := 0
+	d := res.Disagg
+	if d.DecodeWorker.InstancesPerWorker < 2 || d.PrefillWorker.InstancesPerWorker != 1 {
+		t.Fatalf("prefill workers over %d trays, decode workers over %d: want 1 and several", d.PrefillWorker.InstancesPerWorker,
+			d.DecodeWorker.InstancesPerWorker)
+	}
+	spanning, single := 0, 0
 	for _, f := range l.Files {
-		if strings.Contains(f.Text, "--disaggregation-mode") {
-			workers++
-			if !strings.Contains(f.Text, "export NCCL_MNNVL_ENABLE=1 NCCL_CUMEM_ENABLE=1\n") {
-				t.Errorf("%s: no NCCL settings:\n%s", f.Name, f.Text)
+		if !strings.Contains(f.Text, "--disaggregation-mode") {
+			continue
+		}
+		rack := strings.Contains(f.Text, "export NCCL_MNNVL_ENABLE=1 NCCL_CUMEM_ENABLE=1\n")
+		switch {
+		case strings.Contains(f.Text, "--disaggregation-mode decode"):
+			spanning++
+			if !rack {
+				t.Errorf("%s: a worker over %d trays without the NCCL settings:\n%s", f.Name, d.DecodeWorker.InstancesPerWorker, f.Text)
+			}
+		default:
+			single++
+			if rack {
+				t.Errorf("%s: a worker on one tray with the rack's NCCL settings:\n%s", f.Name, f.Text)
 			}
 		}
 	}
-	if workers == 0 || !strings.Contains(strings.Join(l.Notes, "\n"), "each worker's") {
-		t.Errorf("%d worker scripts, notes %q", workers, l.Notes)
+	if spanning == 0 || single == 0 || !strings.Contains(strings.Join(l.Notes, "\n"), "each worker's") {
+		t.Errorf("%d spanning and %d one-tray worker scripts, notes %q", spanning, single, l.Notes)
 	}
 }

@@ -87,9 +87,12 @@ type disaggJSON struct {
 	DecodeGPUs     int `json:"decode_gpus_per_worker"`
 	GPUs           int `json:"gpus"`
 	Concurrency    int `json:"concurrency"`
-	// Prefill: seconds of the forward that prefills a request, prompts
+	// Prefill: seconds of the forward that prefills a request, the
+	// worker's own seconds on that batch's handovers after it (SGLang:
+	// estimator's prefillHandoverSeconds a prompt; 0 otherwise), prompts
 	// in it, the side's capacity in prompts/s and its busy share.
 	PrefillSeconds     float64 `json:"prefill_seconds"`
+	PrefillHandover    float64 `json:"prefill_handover_seconds"`
 	PrefillBatch       float64 `json:"prefill_batch"`
 	PrefillCapacity    float64 `json:"prefill_prompts_per_second_capacity"`
 	PrefillUtilization float64 `json:"prefill_utilization"`
@@ -243,7 +246,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	perf.PrefillTokensPerSecond = p.PrefillCapacity * float64(w.PromptTokens)
 	perf.HostFloorSeconds = 0
 	dj := disaggJSON{PrefillWorkers: d.Prefill.Workers, PrefillGPUs: d.Prefill.TP, DecodeWorkers: d.Decode.Workers, DecodeGPUs: d.Decode.TP,
-		GPUs: p.GPUs, Concurrency: d.Concurrency, PrefillSeconds: p.PrefillSeconds, PrefillBatch: p.PrefillBatch,
+		GPUs: p.GPUs, Concurrency: d.Concurrency, PrefillSeconds: p.PrefillSeconds, PrefillHandover: p.PrefillHandoverSeconds, PrefillBatch: p.PrefillBatch,
 		PrefillCapacity: p.PrefillCapacity, PrefillUtilization: p.PrefillUtilization, QueueSeconds: p.QueueSeconds,
 		KVBytes: p.KVBytes, KVSeconds: p.KVTransferSeconds, DecodeStepSeconds: p.DecodeStepSeconds, DecodeBatch: p.DecodeBatch,
 		DecodeCapacity: p.DecodeCapacity, DecodeTokensPerSec: p.TokensPerSecond, RequestsPerSecond: p.RequestsPerSecond,
@@ -275,15 +278,24 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	fmt.Fprintf(stdout, "\ndisaggregated replica (%s): %d prefill × %d GPUs + %d decode × %d GPUs = %d GPUs, %d requests in flight, %s-bound\n",
 		kind, dj.PrefillWorkers, dj.PrefillGPUs, dj.DecodeWorkers, dj.DecodeGPUs, dj.GPUs, dj.Concurrency, dj.Bound)
 	if simulated {
-		fmt.Fprintf(stdout, "  time to first token %.3f s mean (median %.3f s, p99 %.3f s): %.0f ms per request + %.3f s queued for prefill + a %.3f s prefill forward (%.1f prompts) + %.3f s KV handover + %.3f s for a decode slot (means; the first token streams when the request joins the decode batch)\n",
-			p.TTFTSeconds, sr.TTFT.P50, sr.TTFT.P99, 1000*d.RequestSeconds, p.QueueSeconds, p.PrefillSeconds, p.PrefillBatch, p.KVTransferSeconds, sr.DecodeWait.Mean)
+		fmt.Fprintf(stdout, "  time to first token %.3f s mean (median %.3f s, p99 %.3f s): %.0f ms per request + %.3f s queued for prefill + a %.3f s prefill forward (%.1f prompts)%s + %.3f s KV handover + %.3f s for a decode slot (means; the first token streams when the request joins the decode batch)\n",
+			p.TTFTSeconds, sr.TTFT.P50, sr.TTFT.P99, 1000*d.RequestSeconds, p.QueueSeconds, p.PrefillSeconds, p.PrefillBatch, handoverWork(p), p.KVTransferSeconds, sr.DecodeWait.Mean)
 		fmt.Fprintf(stdout, "  time per output token median %.1f ms, p99 %.1f ms\n", 1000*sr.TPOT.P50, 1000*sr.TPOT.P99)
 	} else {
-		fmt.Fprintf(stdout, "  time to first token %.3f s = %.0f ms per request + %.3f s queued + %.3f s prefill (%.1f prompts per forward) + %.3f s KV transfer (%.1f MB) and admission (the first token streams when the request joins the decode batch)\n",
-			p.TTFTSeconds, 1000*d.RequestSeconds, p.QueueSeconds, p.PrefillSeconds, p.PrefillBatch, p.KVTransferSeconds, p.KVBytes/1e6)
+		fmt.Fprintf(stdout, "  time to first token %.3f s = %.0f ms per request + %.3f s queued + %.3f s prefill (%.1f prompts per forward)%s + %.3f s KV transfer (%.1f MB) and admission (the first token streams when the request joins the decode batch)\n",
+			p.TTFTSeconds, 1000*d.RequestSeconds, p.QueueSeconds, p.PrefillSeconds, p.PrefillBatch, handoverWork(p), p.KVTransferSeconds, p.KVBytes/1e6)
 	}
 	fmt.Fprintf(stdout, "  prefill: %.2f prompts/s capacity, %.0f%% busy; decode: %.1f ms per step at %.1f requests per worker, %.2f requests/s capacity\n",
 		p.PrefillCapacity, 100*p.PrefillUtilization, 1000*p.DecodeStepSeconds, p.DecodeBatch, p.DecodeCapacity)
 	fmt.Fprintf(stdout, "  %.0f tokens/s generated, %.2f requests/s; time per output token %.1f ms\n", p.TokensPerSecond, p.RequestsPerSecond, 1000*p.TPOTSeconds)
 	return 0
+}
+
+// handoverWork is the text line's term for the prefill worker's own time
+// on its batch's handovers ("" where the engine spends none).
+func handoverWork(p estimator.DisaggPoint) string {
+	if !(p.PrefillHandoverSeconds > 0) {
+		return ""
+	}
+	return fmt.Sprintf(" + %.3f s of the prefill worker's handover work", p.PrefillHandoverSeconds)
 }

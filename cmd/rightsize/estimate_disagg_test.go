@@ -30,7 +30,7 @@ func TestEstimateDisagg(t *testing.T) {
 		return v
 	}
 	ttft, tpot, tps := f(p, "time_to_first_token_seconds"), f(p, "decode_token_latency_seconds"), f(p, "tokens_per_second")
-	parts := f(d, "request_overhead_seconds") + f(d, "queue_seconds") + f(d, "prefill_seconds") + f(d, "kv_transfer_seconds")
+	parts := f(d, "request_overhead_seconds") + f(d, "queue_seconds") + f(d, "prefill_seconds") + f(d, "prefill_handover_seconds") + f(d, "kv_transfer_seconds")
 	if math.Abs(parts-ttft) > 1e-9 {
 		t.Errorf("TTFT %v, its parts %v", ttft, parts)
 	}

@@ -72,3 +72,43 @@ func TestWideEPCases(t *testing.T) {
 		t.Errorf("%d rows with two-batch overlap, want 1", overlap)
 	}
 }
+
+// TestSGLangPrefillWorkerRate: two InferenceX SGLang rows saturate their
+// one H200 prefill worker (DeepSeek-R1 FP8, 1k/1k, 2,048 in flight, six
+// decode workers), so their measured request rate (output tokens/s per
+// GPU × 56 GPUs / 1,024) is that worker's prompt rate: 30.6 prompts/s
+// with attention DP 8 and EP 8 (MTP), 23.3 with TP 8. The estimate's
+// replica is prefill-bound too and its rate within 25% of each: 35.3 and
+// 26.4, where the forward alone gave 74.9 and 43.7
+// (estimator.sglangPrefillHandoverSeconds: each prompt's handover keeps
+// the worker busy).
+func TestSGLangPrefillWorkerRate(t *testing.T) {
+	cases, err := disaggCases("../../estimator/testdata/calibration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		set  string
+		rate float64
+	}{
+		{"DeepSeek-R1-0528 h200 dynamo-sglang fp8 1P(TP 8 EP 8 DP-attn) 6D(TP 8 EP 8 DP-attn) 1024/1024 conc 2048 ", 560.240673 * 56 / 1024},
+		{"DeepSeek-R1-0528 h200 dynamo-sglang fp8 1P(TP 8 EP 1) 6D(TP 8 EP 1) 1024/1024 conc 2048 ", 425.573272 * 56 / 1024},
+	} {
+		i := slices.IndexFunc(cases, func(c valCase) bool { return c.Group == disaggTTFT && strings.HasPrefix(c.Setting, r.set) })
+		if i < 0 {
+			t.Fatalf("no row %q", r.set)
+		}
+		args := append(slices.Clone(cases[i].Args), "--json")
+		rate, err := estimateField(args, "performance.disaggregated.requests_per_second")
+		if err != nil {
+			t.Fatal(err)
+		}
+		util, err := estimateField(args, "performance.disaggregated.prefill_utilization")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(math.Abs(rate/r.rate-1) < 0.25) || !(util > 0.95) {
+			t.Errorf("%s: %.1f requests/s at prefill load %.2f, measured %.1f: want a saturated prefill worker within 25%%", r.set, rate, util, r.rate)
+		}
+	}
+}
