@@ -177,13 +177,19 @@ func FuzzDisaggServing(f *testing.F) {
 			return
 		}
 		for _, v := range []float64{p.TTFTSeconds, p.TPOTSeconds, p.TokensPerSecond, p.RequestsPerSecond, p.QueueSeconds, p.PrefillSeconds,
-			p.KVTransferSeconds, p.DecodeBatch, p.PrefillUtilization} {
+			p.PrefillHandoverSeconds, p.KVTransferSeconds, p.DecodeBatch, p.PrefillUtilization} {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 				t.Fatalf("%+v", p)
 			}
 		}
-		if p.TTFTSeconds < p.PrefillSeconds+p.KVTransferSeconds {
-			t.Fatalf("TTFT %v below prefill %v + transfer %v", p.TTFTSeconds, p.PrefillSeconds, p.KVTransferSeconds)
+		if p.TTFTSeconds < p.PrefillSeconds+p.PrefillHandoverSeconds+p.KVTransferSeconds {
+			t.Fatalf("TTFT %v below prefill %v + its handover work %v + transfer %v", p.TTFTSeconds, p.PrefillSeconds,
+				p.PrefillHandoverSeconds, p.KVTransferSeconds)
+		}
+		// SGLang's prefill worker spends its handover work on each prompt
+		// of the batch a request is in (prefillHandoverSeconds).
+		if h := p.PrefillBatch * sglangPrefillHandoverSeconds; math.Abs(p.PrefillHandoverSeconds-h) > 1e-9*h {
+			t.Fatalf("handover work %v s for a batch of %v prompts, want %v", p.PrefillHandoverSeconds, p.PrefillBatch, h)
 		}
 	})
 }
