@@ -69,6 +69,10 @@ type Disagg struct {
 	// transfer engine's bootstrap and the decode worker's admission); 0:
 	// DisaggHandoverSeconds.
 	KVLatencySeconds float64
+	// PrefillHandoverSeconds is the prefill worker's own time on each
+	// prompt's handover besides its forward; 0: the engine's figure
+	// (PrefillHandoverSeconds: 15 ms on SGLang, none on the others).
+	PrefillHandoverSeconds float64
 	// RequestSeconds is the engine's fixed cost per request outside the
 	// GPU's steps (the simulator's Policy.RequestSeconds); 0: none.
 	RequestSeconds float64
@@ -171,9 +175,11 @@ type DisaggPoint struct {
 	// at its largest batch, and its load at λ (λ over that capacity).
 	PrefillSeconds, PrefillBatch, PrefillCapacity, PrefillUtilization float64
 	// PrefillHandoverSeconds is the prefill worker's own time on that
-	// batch's handovers after its forward (PrefillBatch ×
-	// prefillHandoverSeconds; 0 but on SGLang): the worker is busy for
-	// PrefillSeconds + PrefillHandoverSeconds a batch, and TTFT holds both.
+	// batch's handovers after its forward: PrefillBatch × the figure a
+	// prompt (Disagg.PrefillHandoverSeconds, or the engine's,
+	// PrefillHandoverSeconds: 15 ms on SGLang, 0 otherwise). The worker is
+	// busy for PrefillSeconds + PrefillHandoverSeconds a batch, and TTFT
+	// holds both.
 	PrefillHandoverSeconds float64
 	// KVBytes is one request's KV cache, KVTransferSeconds its handover
 	// (latency + bytes over the links + the decode worker's admission
@@ -377,7 +383,7 @@ type disaggSteps struct {
 	// forward is the seconds a prefill worker spends on one batch of k
 	// prompts of tokens tokens in all, ctx their summed causal attention
 	// context (Σ p(p+1)/2) and kv their KV tokens: the forward and, on
-	// SGLang, each prompt's handover work (prefillHandoverSeconds).
+	// SGLang, each prompt's handover work (PrefillHandoverSeconds).
 	forward func(k, tokens int, ctx, kv float64) float64
 	// prefill is forward at k mean prompts (fractional k between the
 	// two integers around it); decode the seconds per generated token
@@ -387,7 +393,7 @@ type disaggSteps struct {
 	kMax, nMax      float64 // prompts in one prefill forward; requests decoding on one decode worker
 	slotsBound      string  // what sets nMax (DisaggPoint.DecodeSlotsBound)
 	admit           float64 // decode steps a handed-over request waits (decodeAdmissionSteps)
-	handover        float64 // the prefill worker's time on one prompt's handover (prefillHandoverSeconds), in forward
+	handover        float64 // the prefill worker's time on one prompt's handover (PrefillHandoverSeconds), in forward
 	kvBytes, xfer   float64 // a mean request's KV bytes and handover seconds
 	// handover is the latency and the seconds per prompt token of the
 	// handover: xfer = latency + prompt × perToken.
@@ -443,6 +449,9 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	}
 	if !(d.KVLatencySeconds >= 0 && d.KVLatencySeconds <= 3600) {
 		l.add("kv-transfer-latency", d.KVLatencySeconds, ErrRange, "want seconds from 0 to 3600 (0: the fitted figure)")
+	}
+	if !(d.PrefillHandoverSeconds >= 0 && d.PrefillHandoverSeconds <= 3600) {
+		l.add("prefill-handover", d.PrefillHandoverSeconds, ErrRange, "want seconds from 0 to 3600 (0: the engine's figure)")
 	}
 	if !(d.RequestSeconds >= 0 && d.RequestSeconds <= 3600) {
 		l.add("request-overhead", d.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
@@ -501,9 +510,12 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	// Attention DP on the prefill worker: a prompt is one rank's, and the
 	// forward lasts as long as its busiest rank (StepSeconds counts it:
 	// rankSkewGrowth). Each prompt's handover then keeps the worker's
-	// scheduler busy a while (prefillHandoverSeconds): the worker's time
+	// scheduler busy a while (PrefillHandoverSeconds): the worker's time
 	// for a batch of k prompts, as the queue and the first token see it.
-	handover := prefillHandoverSeconds(in.Engine)
+	handover := d.PrefillHandoverSeconds
+	if handover == 0 {
+		handover = PrefillHandoverSeconds(in.Engine)
+	}
 	forward := func(k, tokens int, ctx, kv float64) float64 {
 		st := Step{PrefillTokens: tokens, PrefillSeqs: k, PrefillContext: ctx, PrefillKV: kv}
 		return pm.StepSeconds(st)*(1+block) + float64(k)*handover

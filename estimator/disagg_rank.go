@@ -6,7 +6,7 @@ import "math"
 // alone leaves out: a prefill worker with attention data parallelism runs
 // each prompt's attention on one rank (rankSkewSeconds), the prefill
 // worker's scheduler spends time on each prompt's handover
-// (prefillHandoverSeconds), and the decode worker admits a handed-over
+// (PrefillHandoverSeconds), and the decode worker admits a handed-over
 // request in its own loop's steps (decodeAdmissionSteps).
 
 // rankSkewSeconds is the compute that a forward of k prompts (or their
@@ -66,12 +66,14 @@ func rankSkewSeconds(attn, k, ranks float64) float64 {
 // the rows after PR #23967 still carry the excess.
 const sglangPrefillHandoverSeconds = 0.015
 
-// prefillHandoverSeconds is the busy time per prompt that engine e's
+// PrefillHandoverSeconds is the busy time per prompt that engine e's
 // disaggregated prefill worker adds to its forward for the prompt's KV
-// handover (sglangPrefillHandoverSeconds); 0 for the other engines
-// (TensorRT-LLM's disaggregated rows read no such excess, and no vLLM
-// disaggregated row is replayed).
-func prefillHandoverSeconds(e Engine) float64 {
+// handover (sglangPrefillHandoverSeconds), the figure a Disagg takes
+// where its PrefillHandoverSeconds is 0 (rightsize estimate
+// --prefill-handover); 0 for the other engines (TensorRT-LLM's
+// disaggregated rows read no such excess, and no vLLM disaggregated row
+// is replayed).
+func PrefillHandoverSeconds(e Engine) float64 {
 	if e == SGLang {
 		return sglangPrefillHandoverSeconds
 	}

@@ -82,8 +82,8 @@ func TestDisaggAttentionDPPrefill(t *testing.T) {
 	ctok, lctx, kv := mm.stepLoad(st, prompt, 0)
 	c, mem := mm.deviceTerms(prompt, ctok, lctx, kv)
 	// The worker's time for the prompt: the forward with its busiest
-	// rank's attention, and SGLang's handover work (prefillHandoverSeconds).
-	h := prefillHandoverSeconds(in.Engine)
+	// rank's attention, and SGLang's handover work (PrefillHandoverSeconds).
+	h := PrefillHandoverSeconds(in.Engine)
 	if in.Engine != SGLang || h != 0.015 {
 		t.Fatalf("engine %v, handover %g s: the test wants SGLang's 15 ms", in.Engine, h)
 	}

@@ -59,7 +59,7 @@ func TestDisaggWorkedExample(t *testing.T) {
 	}
 	// The prefill side's capacity is its largest batch over the worker's
 	// time for that batch: its forward and, on SGLang, the 8 prompts'
-	// handover work (prefillHandoverSeconds, 15 ms each), and its load λ
+	// handover work (PrefillHandoverSeconds, 15 ms each), and its load λ
 	// over that capacity.
 	m := NewServingModel(func() Input { i := in; i.TP = 8; return i }(), hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000})
 	s8 := m.StepSeconds(Step{PrefillTokens: 8000, PrefillSeqs: 8, PrefillContext: 8 * 1000 * 1001 / 2, PrefillKV: 8000})
@@ -187,7 +187,7 @@ func FuzzDisaggServing(f *testing.F) {
 				p.PrefillHandoverSeconds, p.KVTransferSeconds)
 		}
 		// SGLang's prefill worker spends its handover work on each prompt
-		// of the batch a request is in (prefillHandoverSeconds).
+		// of the batch a request is in (PrefillHandoverSeconds).
 		if h := p.PrefillBatch * sglangPrefillHandoverSeconds; math.Abs(p.PrefillHandoverSeconds-h) > 1e-9*h {
 			t.Fatalf("handover work %v s for a batch of %v prompts, want %v", p.PrefillHandoverSeconds, p.PrefillBatch, h)
 		}

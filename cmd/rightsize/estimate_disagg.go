@@ -23,6 +23,7 @@ type disaggFlags struct {
 	dw, dtp, ddp, dep, db *int
 	pred, dred            *int // each side's redundant experts
 	kvGbps, kvLatency     *float64
+	prefillHandover       *float64
 	draft                 *int     // --mtp-draft-tokens
 	accept                *float64 // --mtp-acceptance
 	simulate              *bool    // --simulate
@@ -50,6 +51,7 @@ func defineDisagg(fs *flag.FlagSet) *disaggFlags {
 	f.draft = fs.Int("mtp-draft-tokens", 0, "with --disagg: speculative decoding with the model's multi-token-prediction module, d draft tokens per decode step verified together (SGLang --speculative-algorithm EAGLE --speculative-num-steps d, TensorRT-LLM MTP num_nextn_predict_layers d); 0: none")
 	f.accept = fs.Float64("mtp-acceptance", 0, fmt.Sprintf("with --mtp-draft-tokens: probability a draft token is accepted when the ones before it were (0: TensorRT-LLM's measured tokens per step for DeepSeek-V3/R1, else %.2f, DeepSeek-V3's measured 85-90%%)", estimator.MTPAcceptance))
 	f.kvGbps = fs.Float64("kv-transfer-gbps", 0, "with --disagg: Gbit/s per GPU the KV cache crosses between prefill and decode workers (0: NVLink where both sides fit one NVLink domain, else --network-gbps per GPU or 400 Gbit/s per Hopper/Blackwell GPU)")
+	f.prefillHandover = fs.Float64("prefill-handover", 0, fmt.Sprintf("with --disagg: seconds a prefill worker spends on each prompt's handover besides its forward, busy (0: the engine's fitted figure, %.0f ms on SGLang, none on the others)", 1000*estimator.PrefillHandoverSeconds(estimator.SGLang)))
 	f.kvLatency = fs.Float64("kv-transfer-latency", 0, fmt.Sprintf("with --disagg: seconds each request's KV handover costs besides the bytes (0: the fitted %.0f ms)", 1000*estimator.DisaggHandoverSeconds))
 	f.simulate = fs.Bool("simulate", false, "with --disagg: simulate the benchmark's closed loop (--concurrency clients, --num-requests requests, default 10 × the clients, lengths drawn as --range-ratio says; each prefill worker's FCFS batches and each decode worker's slots) instead of the analytic steady state; TTFT and TPOT are the run's means, and performance.disaggregated adds their medians and p99")
 	return f
@@ -63,7 +65,7 @@ func (f *disaggFlags) active(set map[string]bool) (bool, error) {
 	}
 	for _, n := range []string{"prefill-workers", "prefill-tp", "prefill-dp", "prefill-ep", "prefill-batch", "decode-workers",
 		"decode-tp", "decode-dp", "decode-ep", "decode-batch", "prefill-redundant-experts", "decode-redundant-experts", "kv-transfer-gbps",
-		"kv-transfer-latency", "mtp-draft-tokens", "mtp-acceptance", "simulate"} {
+		"kv-transfer-latency", "prefill-handover", "mtp-draft-tokens", "mtp-acceptance", "simulate"} {
 		if set[n] && !*f.on {
 			return false, fmt.Errorf("--%s: only with --disagg", n)
 		}
@@ -89,7 +91,7 @@ type disaggJSON struct {
 	Concurrency    int `json:"concurrency"`
 	// Prefill: seconds of the forward that prefills a request, the
 	// worker's own seconds on that batch's handovers after it (SGLang:
-	// estimator's prefillHandoverSeconds a prompt; 0 otherwise), prompts
+	// estimator's PrefillHandoverSeconds a prompt; 0 otherwise), prompts
 	// in it, the side's capacity in prompts/s and its busy share.
 	PrefillSeconds     float64 `json:"prefill_seconds"`
 	PrefillHandover    float64 `json:"prefill_handover_seconds"`
@@ -173,7 +175,8 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		name string
 		v    float64
 		ok   bool
-	}{{"kv-transfer-gbps", *f.kvGbps, *f.kvGbps >= 0 && *f.kvGbps <= 1e7}, {"kv-transfer-latency", *f.kvLatency, *f.kvLatency >= 0 && *f.kvLatency <= 3600}} {
+	}{{"kv-transfer-gbps", *f.kvGbps, *f.kvGbps >= 0 && *f.kvGbps <= 1e7}, {"kv-transfer-latency", *f.kvLatency, *f.kvLatency >= 0 && *f.kvLatency <= 3600},
+		{"prefill-handover", *f.prefillHandover, *f.prefillHandover >= 0 && *f.prefillHandover <= 3600}} {
 		if !c.ok {
 			return fail("--%s %v: want a number from 0 to %g (0: the default)", c.name, c.v, map[bool]float64{true: 1e7, false: 3600}[c.name == "kv-transfer-gbps"])
 		}
@@ -189,7 +192,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	d := estimator.Disagg{
 		Prefill:     estimator.DisaggSide{Workers: *f.pw, TP: *f.ptp, DP: *f.pdp, EP: *f.pep, RedundantExperts: *f.pred, Batch: *f.pb},
 		Decode:      estimator.DisaggSide{Workers: *f.dw, TP: *f.dtp, DP: *f.ddp, EP: *f.dep, RedundantExperts: *f.dred, Batch: *f.db},
-		Concurrency: in.Batch, KVBandwidth: *f.kvGbps * 1e9 / 8, KVLatencySeconds: *f.kvLatency,
+		Concurrency: in.Batch, KVBandwidth: *f.kvGbps * 1e9 / 8, KVLatencySeconds: *f.kvLatency, PrefillHandoverSeconds: *f.prefillHandover,
 		DraftTokens: *f.draft, Acceptance: *f.accept,
 	}
 	if in.TwoBatchOverlap && !estimator.TwoBatchOverlaps(d.Prefill.EP, d.Prefill.DP) && !estimator.TwoBatchOverlaps(d.Decode.EP, d.Decode.DP) {

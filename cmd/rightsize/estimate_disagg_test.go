@@ -49,6 +49,18 @@ func TestEstimateDisagg(t *testing.T) {
 			t.Errorf("%s = %v", k, d[k])
 		}
 	}
+	// SGLang's prefill worker spends 15 ms of its own on each prompt's
+	// handover; --prefill-handover sets another figure.
+	if h := f(d, "prefill_handover_seconds") / f(d, "prefill_batch"); math.Abs(h-0.015) > 1e-9 {
+		t.Errorf("handover work %v s a prompt, want SGLang's 0.015", h)
+	}
+	q := perfOf(estJSON(t, append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--prefill-handover", "0.05")...))
+	qd, _ := q["disaggregated"].(map[string]any)
+	if h := f(qd, "prefill_handover_seconds") / f(qd, "prefill_batch"); math.Abs(h-0.05) > 1e-9 || !(f(q, "time_to_first_token_seconds") > ttft) ||
+		!(f(qd, "prefill_prompts_per_second_capacity") < f(d, "prefill_prompts_per_second_capacity")) {
+		t.Errorf("--prefill-handover 0.05: %v s a prompt, TTFT %v against %v, capacity %v against %v", h, q["time_to_first_token_seconds"], ttft,
+			qd["prefill_prompts_per_second_capacity"], d["prefill_prompts_per_second_capacity"])
+	}
 	code, out, errs := runEst(t, disaggArgsR1...)
 	if code != 0 || !strings.Contains(out, "disaggregated replica (estimate): 1 prefill × 8 GPUs + 2 decode × 8 GPUs = 24 GPUs") {
 		t.Errorf("exit %d: %s%s", code, out, errs)
@@ -67,6 +79,8 @@ func TestEstimateDisaggErrors(t *testing.T) {
 		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--prefill-workers", "0"), "prefill-workers"},
 		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--decode-tp", "1", "--decode-dp", "1", "--decode-ep", "1"), "decode-tp"},
 		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--kv-transfer-gbps", "NaN"), "--kv-transfer-gbps"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--prefill-handover", "-0.01"), "--prefill-handover"},
+		{[]string{"--model", "deepseek-r1", "--gpu", "h200-sxm", "--prefill-handover", "0.01"}, "--prefill-handover: only with --disagg"},
 		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--engine", "hf"), "the disaggregated engines are"},
 		{[]string{"--model", "deepseek-r1", "--disagg", "--prefill-tp", "8", "--decode-tp", "8", "--output-tokens", "10", "--prompt-tokens", "10"}, "needs --gpu"},
 	} {
@@ -80,15 +94,15 @@ func TestEstimateDisaggErrors(t *testing.T) {
 // FuzzDisaggFlags: any value of the --disagg flags gives exit 0 with
 // finite figures, or exit 2 with one line on stderr; never a panic.
 func FuzzDisaggFlags(f *testing.F) {
-	f.Add("1", "8", "1", "1", "0", "2", "8", "8", "8", "0", "64", "0", "0")
-	f.Add("0", "-8", "x", "3", "-1", "1e9", "NaN", "", "16", "9", "0", "-1", "Inf")
-	f.Add("3", "4", "4", "4", "2", "1", "16", "16", "16", "64", "4096", "3200", "0.05")
-	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, conc, gbps, lat string) {
+	f.Add("1", "8", "1", "1", "0", "2", "8", "8", "8", "0", "64", "0", "0", "")
+	f.Add("0", "-8", "x", "3", "-1", "1e9", "NaN", "", "16", "9", "0", "-1", "Inf", "-1")
+	f.Add("3", "4", "4", "4", "2", "1", "16", "16", "16", "64", "4096", "3200", "0.05", "0.02")
+	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, conc, gbps, lat, handover string) {
 		args := []string{"--model", "qwen2.5-0.5b", "--gpu", "h100-sxm", "--engine", "vllm", "--disagg", "--prompt-tokens", "512",
 			"--output-tokens", "64", "--json"}
 		for _, kv := range [][2]string{{"prefill-workers", pw}, {"prefill-tp", ptp}, {"prefill-dp", pdp}, {"prefill-ep", pep},
 			{"prefill-batch", pb}, {"decode-workers", dw}, {"decode-tp", dtp}, {"decode-dp", ddp}, {"decode-ep", dep}, {"decode-batch", db},
-			{"concurrency", conc}, {"kv-transfer-gbps", gbps}, {"kv-transfer-latency", lat}} {
+			{"concurrency", conc}, {"kv-transfer-gbps", gbps}, {"kv-transfer-latency", lat}, {"prefill-handover", handover}} {
 			if kv[1] != "" {
 				args = append(args, "--"+kv[0], kv[1])
 			}
