@@ -451,7 +451,7 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 		l.add("kv-transfer-latency", d.KVLatencySeconds, ErrRange, "want seconds from 0 to 3600 (0: the fitted figure)")
 	}
 	if !(d.PrefillHandoverSeconds >= 0 && d.PrefillHandoverSeconds <= 3600) {
-		l.add("prefill-handover", d.PrefillHandoverSeconds, ErrRange, "want seconds from 0 to 3600 (0: the engine's figure)")
+		l.add("prefill-handover", d.PrefillHandoverSeconds, ErrRange, "want seconds from 0 to 3600 (0: the fitted figure)")
 	}
 	if !(d.RequestSeconds >= 0 && d.RequestSeconds <= 3600) {
 		l.add("request-overhead", d.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
