@@ -393,7 +393,7 @@ type disaggSteps struct {
 	kMax, nMax      float64 // prompts in one prefill forward; requests decoding on one decode worker
 	slotsBound      string  // what sets nMax (DisaggPoint.DecodeSlotsBound)
 	admit           float64 // decode steps a handed-over request waits (decodeAdmissionSteps)
-	handover        float64 // the prefill worker's time on one prompt's handover (PrefillHandoverSeconds), in forward
+	handoverWork    float64 // the prefill worker's own time on one prompt's handover (PrefillHandoverSeconds), inside forward
 	kvBytes, xfer   float64 // a mean request's KV bytes and handover seconds
 	// handover is the latency and the seconds per prompt token of the
 	// handover: xfer = latency + prompt × perToken.
@@ -512,13 +512,13 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	// rankSkewGrowth). Each prompt's handover then keeps the worker's
 	// scheduler busy a while (PrefillHandoverSeconds): the worker's time
 	// for a batch of k prompts, as the queue and the first token see it.
-	handover := d.PrefillHandoverSeconds
-	if handover == 0 {
-		handover = PrefillHandoverSeconds(in.Engine)
+	handoverWork := d.PrefillHandoverSeconds
+	if handoverWork == 0 {
+		handoverWork = PrefillHandoverSeconds(in.Engine)
 	}
 	forward := func(k, tokens int, ctx, kv float64) float64 {
 		st := Step{PrefillTokens: tokens, PrefillSeqs: k, PrefillContext: ctx, PrefillKV: kv}
-		return pm.StepSeconds(st)*(1+block) + float64(k)*handover
+		return pm.StepSeconds(st)*(1+block) + float64(k)*handoverWork
 	}
 	prefill := func(k float64) float64 {
 		at := func(k int) float64 {
@@ -597,7 +597,7 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	linkBW := bw * math.Min(links(d.Prefill), links(d.Decode))
 	xfer := lat + kvBytes/linkBW
 	return &disaggSteps{prompt: prompt, out: out, forward: forward, prefill: prefill, decode: decode, tau: tau,
-		kMax: kMax, nMax: nMax, slotsBound: slotsBound, admit: admit, handover: handover, kvBytes: kvBytes, xfer: xfer, latency: lat,
+		kMax: kMax, nMax: nMax, slotsBound: slotsBound, admit: admit, handoverWork: handoverWork, kvBytes: kvBytes, xfer: xfer, latency: lat,
 		kvPerToken: float64(in.Arch.KVBytesPerToken(in.KV)), linkBW: linkBW, dm: dm}, nil
 }
 
@@ -741,7 +741,7 @@ func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 	return DisaggPoint{
 		TTFTAtSeconds: finite(ttftAt), TPOTAtSeconds: finite(tpotAt),
 		TTFTSeconds: finite(st.ttft), TPOTSeconds: finite(st.tpot), TokensPerSecond: finite(lam * out), RequestsPerSecond: finite(lam),
-		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s - st.k*m.handover), PrefillHandoverSeconds: finite(st.k * m.handover),
+		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s - st.k*m.handoverWork), PrefillHandoverSeconds: finite(st.k * m.handoverWork),
 		PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
 		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer + admit*st.tpot*tau),
 		DecodeStepSeconds: finite(st.tpot * tau), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), AcceptedTokens: tau, Bound: bound,

@@ -10,7 +10,9 @@ package estimator
 // simulation runs each worker's FCFS batches and each decode worker's
 // running batch, so the first wave (C prompts at time 0) and the waves it
 // leaves queue as the engines do. TTFT = the request's fixed cost + its
-// wait for a prefill worker + the forward it is in + its KV handover + its
+// wait for a prefill worker + the forward it is in (with, on SGLang, the
+// worker's handover work for that forward's prompts: the steady state's
+// forward) + its KV handover + its
 // wait for a decode slot and the decode worker's admission: the engines
 // stream the token the prefill made when the request joins the decode
 // batch, before its first decode step, which yields the second token

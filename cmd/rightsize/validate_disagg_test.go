@@ -98,15 +98,9 @@ func TestSGLangPrefillWorkerRate(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("no row %q", r.set)
 		}
-		args := append(slices.Clone(cases[i].Args), "--json")
-		rate, err := estimateField(args, "performance.disaggregated.requests_per_second")
-		if err != nil {
-			t.Fatal(err)
-		}
-		util, err := estimateField(args, "performance.disaggregated.prefill_utilization")
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, _ := perfOf(estJSON(t, cases[i].Args...))["disaggregated"].(map[string]any)
+		rate, _ := d["requests_per_second"].(float64)
+		util, _ := d["prefill_utilization"].(float64)
 		if !(math.Abs(rate/r.rate-1) < 0.25) || !(util > 0.95) {
 			t.Errorf("%s: %.1f requests/s at prefill load %.2f, measured %.1f: want a saturated prefill worker within 25%%", r.set, rate, util, r.rate)
 		}

@@ -47,9 +47,9 @@ def git(checkout, *args):
 
 
 def split(row):
-    # Deterministic, by configuration (the dashboard rows' rule,
-    # README.md "Split"): FNV-1a would do; crc32 of the same key, mod 10,
-    # 0–6 test and 7–9 held back. Nothing is fitted on these rows.
+    # Deterministic, by configuration, over the key the dashboard rows'
+    # split hashes (README.md "Split"), here with crc32 mod 10: 0–6 test,
+    # 7–9 held back. Nothing is fitted on these rows.
     key = "|".join(row[k] for k in ("hardware", "framework", "precision", "tp", "ep", "dp_attention", "isl", "osl", "conc"))
     return "test" if zlib.crc32(key.encode()) % 10 < 7 else "heldback"
 
