@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -408,7 +409,7 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 			if c.Group != group || (split != "" && c.Split != split) {
 				continue
 			}
-			if by == "GPU" && c.GPU != key || by == "engine" && c.EngineID != key {
+			if by != "" && disaggBy(c, by) != key {
 				continue
 			}
 			abs, signed = append(abs, math.Abs(c.Error)), append(signed, c.Error)
@@ -462,6 +463,14 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "  form (2.83× the decompressed form's FLOPs per attended token for DeepSeek-R1, which makes attention-DP decode,")
 	fmt.Fprintln(w, "  128 heads per rank over one latent, compute-bound as FlashMLA reports); what remains is not attention's FLOPs.")
 	fmt.Fprintln(w, "  Most of the TTFT error under load is this closed-loop consequence, not the prefill or handover model.")
+	fmt.Fprintln(w, "- **Attention-DP decode workers** (the \"decode worker\" rows of the table below) hold most of the error: their")
+	fmt.Fprintln(w, "  steps read about a sixth faster than measured at every load a rank (median TPOT error −15% to −22% from 5 to over")
+	fmt.Fprintln(w, "  256 requests a rank, on TensorRT-LLM −13%, Dynamo-SGLang −23%, MoRI-SGLang −46%), where the TP decode workers")
+	fmt.Fprintln(w, "  without MTP read +4%; the faster decode sends the closed loop's requests to the prefill side faster than it serves")
+	fmt.Fprintln(w, "  them, so the same rows' TTFT reads long under load (+42%). Request counts do not explain it: SGLang's PD decode worker deals requests to its ranks")
+	fmt.Fprintln(w, "  round robin (`--load-balance-method auto`; only the prefill worker follows the bootstrap room) and TensorRT-LLM")
+	fmt.Fprintln(w, "  sends each new request to its least-loaded rank, so the ranks hold even counts. A uniform factor on those steps")
+	fmt.Fprintln(w, "  (1.15) takes the fit rows' TPOT from 16.6% to 11.2% but the held-back rows' TTFT from 29.5% to 40.8%, so none is set.")
 	fmt.Fprintln(w, "- **Prefill under load.** A prefill worker with attention DP runs each prompt's attention on the one rank it was")
 	fmt.Fprintln(w, "  sent to, and every forward lasts as long as its busiest rank (SGLang's DP controller and MLP sync; TensorRT-LLM's")
 	fmt.Fprintln(w, "  ADP blog): the estimate counts ⌈k/DP⌉ prompts' attention on that rank (`rankSkewSeconds`, in every step of a copy")
@@ -503,19 +512,61 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| by | value | n | TTFT median \\|error\\| | TTFT median error | TPOT median \\|error\\| | TPOT median error |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|")
-	vals := map[string]map[string]bool{"GPU": {}, "engine": {}}
-	for _, c := range cases {
-		if c.Group == disaggTTFT {
-			vals["GPU"][c.GPU], vals["engine"][c.EngineID] = true, true
+	vals := map[string]map[string]bool{}
+	for _, by := range disaggBys {
+		vals[by] = map[string]bool{}
+		for _, c := range cases {
+			if c.Group == disaggTTFT {
+				vals[by][disaggBy(c, by)] = true
+			}
 		}
 	}
-	for _, by := range []string{"engine", "GPU"} {
-		for _, k := range keys(vals[by]) {
+	for _, by := range disaggBys {
+		ks := keys(vals[by])
+		if by == "concurrency" {
+			ks = slices.DeleteFunc([]string{"1–16", "17–256", ">256"}, func(k string) bool { return !vals[by][k] })
+		}
+		for _, k := range ks {
 			ta, ts, n := med(disaggTTFT, "", by, k)
 			pa, ps, _ := med(disaggTPOT, "", by, k)
 			fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %+.1f%% | %.1f%% | %+.1f%% |\n", by, k, n, 100*ta, 100*ts, 100*pa, 100*ps)
 		}
 	}
+}
+
+// disaggBys are the breakdowns of the disaggregated table: the engine,
+// the GPU, the decode worker's layout (attention DP or not, MTP or not:
+// the step forms the decode model prices differently) and the client's
+// concurrency band.
+var disaggBys = []string{"engine", "GPU", "decode worker", "concurrency"}
+
+// disaggBy is case c's value in breakdown by (disaggBys), read from the
+// replay's own flags where the case holds no field for it.
+func disaggBy(c valCase, by string) string {
+	switch by {
+	case "engine":
+		return c.EngineID
+	case "GPU":
+		return c.GPU
+	case "decode worker":
+		v := "TP"
+		if i := slices.Index(c.Args, "--decode-dp"); i >= 0 && i+1 < len(c.Args) && c.Args[i+1] != "1" {
+			v = "attention DP"
+		}
+		if slices.Contains(c.Args, "--mtp-draft-tokens") {
+			return v + ", MTP"
+		}
+		return v
+	case "concurrency":
+		switch n := c.Concurrency; {
+		case n <= 16:
+			return "1–16"
+		case n <= 256:
+			return "17–256"
+		}
+		return ">256"
+	}
+	return ""
 }
 
 // wideEPFile is the published wide expert-parallel decode points

@@ -106,3 +106,40 @@ func TestSGLangPrefillWorkerRate(t *testing.T) {
 		}
 	}
 }
+
+// TestDisaggBreakdown: the disaggregated table's decode-worker and
+// concurrency breakdowns read the replay's own flags, and every
+// expressible TTFT row falls in exactly one value of each.
+func TestDisaggBreakdown(t *testing.T) {
+	c := valCase{Args: []string{"--disagg", "--decode-dp", "8", "--mtp-draft-tokens", "1"}, Concurrency: 17}
+	if got := disaggBy(c, "decode worker"); got != "attention DP, MTP" {
+		t.Errorf("decode worker %q, want attention DP, MTP", got)
+	}
+	if got := disaggBy(c, "concurrency"); got != "17–256" {
+		t.Errorf("concurrency band %q, want 17–256", got)
+	}
+	c = valCase{Args: []string{"--disagg", "--decode-dp", "1"}, Concurrency: 16}
+	if got := disaggBy(c, "decode worker"); got != "TP" {
+		t.Errorf("decode worker %q, want TP", got)
+	}
+	if got := disaggBy(c, "concurrency"); got != "1–16" {
+		t.Errorf("concurrency band %q, want 1–16", got)
+	}
+	cases, err := disaggCases("../../estimator/testdata/calibration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, by := range []string{"decode worker", "concurrency"} {
+		n := map[string]int{}
+		total := 0
+		for _, c := range cases {
+			if c.Group == disaggTTFT {
+				n[disaggBy(c, by)]++
+				total++
+			}
+		}
+		if n[""] > 0 || len(n) < 3 || total < 500 {
+			t.Errorf("%s: %v over %d rows, want every row in one of at least 3 values", by, n, total)
+		}
+	}
+}
