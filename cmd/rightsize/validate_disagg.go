@@ -524,7 +524,7 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	for _, by := range disaggBys {
 		ks := keys(vals[by])
 		if by == "concurrency" {
-			ks = slices.DeleteFunc([]string{"1–16", "17–256", ">256"}, func(k string) bool { return !vals[by][k] })
+			ks = slices.DeleteFunc(slices.Clone(concBuckets), func(k string) bool { return !vals[by][k] })
 		}
 		for _, k := range ks {
 			ta, ts, n := med(disaggTTFT, "", by, k)
@@ -537,7 +537,7 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 // disaggBys are the breakdowns of the disaggregated table: the engine,
 // the GPU, the decode worker's layout (attention DP or not, MTP or not:
 // the step forms the decode model prices differently) and the client's
-// concurrency band.
+// concurrency band (concBucket, as the aggregated breakdown's).
 var disaggBys = []string{"engine", "GPU", "decode worker", "concurrency"}
 
 // disaggBy is case c's value in breakdown by (disaggBys), read from the
@@ -558,13 +558,7 @@ func disaggBy(c valCase, by string) string {
 		}
 		return v
 	case "concurrency":
-		switch n := c.Concurrency; {
-		case n <= 16:
-			return "1–16"
-		case n <= 256:
-			return "17–256"
-		}
-		return ">256"
+		return concBucket(c.Concurrency)
 	}
 	return ""
 }

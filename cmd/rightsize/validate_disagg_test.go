@@ -115,15 +115,15 @@ func TestDisaggBreakdown(t *testing.T) {
 	if got := disaggBy(c, "decode worker"); got != "attention DP, MTP" {
 		t.Errorf("decode worker %q, want attention DP, MTP", got)
 	}
-	if got := disaggBy(c, "concurrency"); got != "17–256" {
-		t.Errorf("concurrency band %q, want 17–256", got)
+	if got := disaggBy(c, "concurrency"); got != "17–64" {
+		t.Errorf("concurrency band %q, want 17–64", got)
 	}
 	c = valCase{Args: []string{"--disagg", "--decode-dp", "1"}, Concurrency: 16}
 	if got := disaggBy(c, "decode worker"); got != "TP" {
 		t.Errorf("decode worker %q, want TP", got)
 	}
-	if got := disaggBy(c, "concurrency"); got != "1–16" {
-		t.Errorf("concurrency band %q, want 1–16", got)
+	if got := disaggBy(c, "concurrency"); got != "5–16" {
+		t.Errorf("concurrency band %q, want 5–16", got)
 	}
 	cases, err := disaggCases("../../estimator/testdata/calibration")
 	if err != nil {

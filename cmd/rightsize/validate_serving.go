@@ -452,6 +452,9 @@ func readCSV(dir, file string) ([]map[string]string, error) {
 	return out, nil
 }
 
+// concBuckets are concBucket's names, in order.
+var concBuckets = []string{"1–4", "5–16", "17–64", "65–256", ">256"}
+
 // concBucket names the concurrency bucket of the breakdown.
 func concBucket(c int) string {
 	switch {
@@ -497,7 +500,6 @@ func breakdowns(cases []valCase) []loadBreakdown {
 		gi[g] = i
 	}
 	si := map[string]int{"fit": 0, "test": 1, "heldback": 2}
-	order := map[string]int{"1–4": 0, "5–16": 1, "17–64": 2, "65–256": 3, ">256": 4}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Group != b.Group {
@@ -508,7 +510,7 @@ func breakdowns(cases []valCase) []loadBreakdown {
 		}
 		if a.Key != b.Key {
 			if a.By == "concurrency" {
-				return order[a.Key] < order[b.Key]
+				return slices.Index(concBuckets, a.Key) < slices.Index(concBuckets, b.Key)
 			}
 			return a.Key < b.Key
 		}
