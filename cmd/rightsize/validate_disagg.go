@@ -470,7 +470,7 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "  25) and +2% (prefill-bound, 17): a closed loop that queues requests for prefill decodes fewer at once, in shorter")
 	fmt.Fprintln(w, "  steps. On 86 of 514 rows the measured request rate (C over the median TTFT + (OSL − 1) × the median TPOT) is above")
 	fmt.Fprintln(w, "  the estimate's prefill capacity (30 of them GB200 SGLang attention-DP prefill workers), so it is too low there; yet")
-	fmt.Fprintln(w, "  one SGLang FP8 prefill worker of TP 8, EP 8 and attention DP 8 with 1k prompts serves 83 prompts/s on GB200 and")
+	fmt.Fprintln(w, "  one SGLang FP8 prefill worker of TP 8, EP 8 and attention DP 8 with 1k prompts serves 80–83 prompts/s on GB200 and")
 	fmt.Fprintln(w, "  GB300 and 29 on H200 (saturated runs), where the estimate gives 38.5 and 35.3 with the handover work and 91 and 75")
 	fmt.Fprintln(w, "  without it, and no term tried (that work spread over the DP ranks, or scaled by the KV page size) improves the rows")
 	fmt.Fprintln(w, "  as a whole.")
