@@ -108,12 +108,15 @@ const (
 	// TTFT +93% → +4%). A fit on two model families, an estimate.
 	trtllmRequestSeconds   = 0.016
 	trtllmRequestOpSeconds = 0.052 / 2013
-	// vllmRequestSeconds: the vLLM fit rows at concurrency ≤ 16 of both
-	// families, each model weighted alike: Qwen3-8B on an H100 (GPUStack,
-	// vLLM 0.11.0, 1–8 in flight, 5 rows) wants 40 ms over the simulated
-	// TTFT at the median, gpt-oss-120b 16 ms (GPUStack on one and two
-	// H100s, vLLM 0.10.2, 14 and 17 ms; the InferenceX B200 TP 4 row at
-	// 16 in flight, 16 ms); their mean, 28 ms. It was 16 ms, fitted on the
-	// InferenceX row alone.
+	// vllmRequestSeconds: the vLLM fit rows at concurrency ≤ 8, each
+	// model weighted alike: Qwen3-8B on an H100 (GPUStack, vLLM 0.11.0,
+	// 1–8 in flight, 5 rows) wants 40 ms over the simulated TTFT at the
+	// median, gpt-oss-120b 14 and 17 ms (GPUStack on one and two H100s,
+	// vLLM 0.10.2); their mean, 28 ms. It was 16 ms, fitted on an
+	// InferenceX B200 branch run at 16 in flight that is no longer
+	// replayed: its outputs ended at end-of-sequence (169 tokens a request
+	// of the 512 its client drew), so it was not the 1k/1k run it was
+	// replayed as (testdata/calibration/README.md, hundred-thirteenth
+	// round).
 	vllmRequestSeconds = 0.028
 )

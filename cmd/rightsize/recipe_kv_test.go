@@ -51,7 +51,7 @@ func TestInferenceXRecipeKV(t *testing.T) {
 	for k, want := range map[string]bool{"trt b200 fp4": true, "trt b200 fp8": true, "trt h200 fp8": true, "sglang b200 fp4": true,
 		"sglang b300 fp8": true, "sglang h200 fp8": false, "sglang mi300x fp8 before": false, "sglang mi300x fp8 after": true,
 		"sglang mi325x fp8 after": true, "sglang mi355x fp4 before": false, "sglang mi355x fp4 after": true,
-		"sglang mi355x fp8 before": false, "sglang mi355x fp8 after": true, "vllm b200 fp4": true} {
+		"sglang mi355x fp8 before": false, "sglang mi355x fp8 after": true} {
 		c := count[k]
 		if c[0] == 0 {
 			t.Errorf("%s: no rows", k)
@@ -59,6 +59,53 @@ func TestInferenceXRecipeKV(t *testing.T) {
 		}
 		if n := map[bool]int{true: c[0], false: 0}[want]; c[1] != n {
 			t.Errorf("%s: %d of %d rows plan an FP8 KV cache, want %d", k, c[1], c[0], n)
+		}
+	}
+}
+
+// TestInferenceXBranchLengths: the development-branch rows' client drew
+// lengths from [0, nominal] (vendor.py), so the SGLang rows replay with
+// --range-ratio 0.001 (the estimate's 0 is fixed lengths) and the vLLM
+// gpt-oss-120b rows, whose outputs ended at end-of-sequence (148–184
+// tokens a request of 512 drawn), are not replayed; no dashboard row
+// changes the estimate's default spread.
+func TestInferenceXBranchLengths(t *testing.T) {
+	rows, err := readCSV(calDir, "inferencex/inferencex_serving_points.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, r := range rows {
+		args, ok := inferencexArgs(r)
+		i := slices.Index(args, "--range-ratio")
+		switch {
+		case r["source"] == "branch" && r["framework"] == "vllm":
+			if ok {
+				t.Errorf("vLLM branch row conc %s (%s output tokens a request) replayed", r["conc"], r["output_tokens_per_request"])
+			}
+			n["vllm"]++
+		case r["source"] == "branch":
+			if !ok || i < 0 || args[i+1] != "0.001" {
+				t.Errorf("SGLang branch row conc %s: %v, want --range-ratio 0.001", r["conc"], args)
+			}
+			n["sglang"]++
+		case ok && i >= 0:
+			t.Errorf("dashboard row %s %s conc %s sets %v", r["hardware"], r["framework"], r["conc"], args[i:])
+		}
+	}
+	if n["vllm"] != 5 || n["sglang"] != 8 {
+		t.Errorf("branch rows: %v, want 5 vLLM and 8 SGLang", n)
+	}
+	for _, c := range []struct {
+		ratio, osl, out string
+		want            bool
+	}{
+		{"0", "1024", "169", true}, {"0", "1024", "469", false}, {"", "1024", "700", true}, {"", "1024", "900", false},
+		{"0", "1024", "", false},
+	} {
+		r := map[string]string{"range_ratio": c.ratio, "osl": c.osl, "output_tokens_per_request": c.out}
+		if got := endedAtEOS(r); got != c.want {
+			t.Errorf("endedAtEOS(%v) = %v, want %v", r, got, c.want)
 		}
 	}
 }

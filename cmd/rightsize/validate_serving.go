@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 const inferencexFile = "inferencex/inferencex_serving_points.csv"
@@ -90,12 +91,15 @@ func noWaveArgs(args []string) []string {
 // may state its recipe's settings itself (the published tables,
 // inferencexBlogFile): engine_version where it names no image, kv_dtype
 // (fp8 or bf16) over the recipes' rule (recipeFP8KV), max_batched_tokens
-// over TensorRT-LLM's, and quant, the checkpoint's weight format.
+// over TensorRT-LLM's, quant, the checkpoint's weight format, and
+// range_ratio, the client's length spread where it was not the CI's 0.8
+// (clientRangeArgs). A run whose outputs ended at end-of-sequence is not
+// replayed (endedAtEOS).
 func inferencexArgs(r map[string]string) ([]string, bool) {
 	model, ok1 := inferencexModels[r["model"]]
 	gpu, ok2 := inferencexGPUs[r["hardware"]]
 	engine, ok3 := inferencexEngines[r["framework"]]
-	if !ok1 || !ok2 || !ok3 {
+	if !ok1 || !ok2 || !ok3 || endedAtEOS(r) {
 		return nil, false
 	}
 	tp := r["tp"]
@@ -136,7 +140,44 @@ func inferencexArgs(r map[string]string) ([]string, bool) {
 	if q := r["quant"]; q != "" {
 		args = append(args, "--quant", q)
 	}
-	return args, true
+	return append(args, clientRangeArgs(r["range_ratio"])...), true
+}
+
+// clientRangeArgs is the simulated client's length spread for a row whose
+// client drew lengths with --random-range-ratio ratio ("" for the CI's 0.8,
+// the estimate's default). InferenceX's benchmark_serving.py draws each
+// length from randint(int(L × ratio), L + 1), so its 0 is [0, L] (the
+// development-branch rows, vendor.py); the estimate's --range-ratio 0 means
+// fixed lengths (vllm bench serve's 0), so that client's 0 is passed as
+// 0.001, whose draw starts at 1 token for any L under 1,000,000.
+func clientRangeArgs(ratio string) []string {
+	switch ratio {
+	case "":
+		return nil
+	case "0":
+		return []string{"--range-ratio", "0.001"}
+	}
+	return []string{"--range-ratio", ratio}
+}
+
+// endedAtEOS reports whether a row's run produced well under the output
+// its client drew: under 80% of the drawn lengths' mean, (1 + ratio) / 2 ×
+// OSL, measured as output tokens over requests. The client sends no
+// ignore_eos (the development-branch runs, vendor.py), so the model ended
+// those outputs itself: vLLM's gpt-oss-120b branch runs averaged 148–184
+// tokens of a drawn 512, with median end-to-end latencies of 155–1,393 ms
+// against TPOTs of 3.7–22 ms (most outputs a few dozen tokens, a few near
+// 1,024). The estimate draws outputs of the given lengths only, so such a
+// run is not the workload it replays; the SGLang DeepSeek-R1 branch runs
+// (469–506 tokens of 512) are.
+func endedAtEOS(r map[string]string) bool {
+	out := num(r["output_tokens_per_request"])
+	osl := num(r["osl"])
+	ratio := sim.DefaultRangeRatio
+	if s := r["range_ratio"]; s != "" {
+		ratio = num(s)
+	}
+	return out > 0 && osl > 0 && out < 0.8*osl*(1+ratio)/2
 }
 
 // recipeFP8KV reports whether the InferenceX recipe that ran a row stored
@@ -528,9 +569,12 @@ func writeLoadBreakdown(w io.Writer, cases []valCase) {
 	}
 	fmt.Fprintln(w, "\n## Serving under load, by engine, GPU and concurrency")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "SemiAnalysis InferenceX's single-node DeepSeek-R1 points (SGLang, TensorRT-LLM) and vLLM gpt-oss-120b points, each")
+	fmt.Fprintln(w, "SemiAnalysis InferenceX's single-node DeepSeek-R1 points (SGLang, TensorRT-LLM), each")
 	fmt.Fprintln(w, "replayed as `rightsize estimate --gpu G --engine E --precision P --tp T --dp D --ep E --batch C --prompt-tokens I")
-	fmt.Fprintln(w, "--output-tokens O --json` (the simulated closed-loop benchmark with the estimate's default cold first wave: its first C")
+	fmt.Fprintln(w, "--output-tokens O --json` (the development-branch SGLang runs, whose client drew lengths from [0, nominal], with")
+	fmt.Fprintln(w, "`--range-ratio 0.001`; the branch's vLLM gpt-oss-120b runs are not replayed: their outputs ended at end-of-sequence,")
+	fmt.Fprintln(w, "148–184 tokens of the 512 drawn on average, a workload the estimate does not draw; inferencex/README.md)")
+	fmt.Fprintln(w, "(the simulated closed-loop benchmark with the estimate's default cold first wave: its first C")
 	fmt.Fprintln(w, "requests reach the engine late by the estimator's table, SGLang and TensorRT-LLM 0.45 s on NVIDIA GPUs, SGLang 3.35 s")
 	fmt.Fprintln(w, "on AMD GPUs, vLLM none, fitted on the fit rows; `estimator.ColdFirstWaveSeconds`). Median |error| and median signed error per")
 	fmt.Fprintln(w, "cell. \"load TTFT\" and \"load TPOT\" compare the run's mean (`time_to_first_token_seconds`,")
