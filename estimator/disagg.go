@@ -368,9 +368,9 @@ func (z *DisaggSizer) noKVRoom(side string, s DisaggSide) error {
 	reason := "the model and one request's KV cache do not fit a " + side + " worker"
 	si := z.sideInput(s)
 	si.GPUs, si.Batch = s.TP, 1 // one worker at one request, as NewServingModel sizes it
-	if u, ok := EngineShareFix(si); ok {
-		reason = fmt.Sprintf("SGLang's default --mem-fraction-static, %g here (its CUDA-graph reserve grows with attention DP %d), leaves a %s worker no KV cache; --gpu-mem-util %[4]g (--mem-fraction-static %[4]g, as InferenceX's SGLang DeepSeek-R1 multi-node recipes set) fits it",
-			si.MemShare(), s.DP, side, u)
+	if f, ok := EngineShareFor(si); ok {
+		reason = fmt.Sprintf("SGLang's default --mem-fraction-static, %g here (%s), leaves a %s worker no KV cache; %s (%s, %s) fits it",
+			si.MemShare(), f.Cause, side, f.Flags(), f.EngineFlags(), f.Recipe)
 	}
 	return &InputError{Field: side + "-tp", Value: itoa(s.TP), Err: ErrRange, Reason: reason}
 }

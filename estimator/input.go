@@ -764,6 +764,16 @@ type Input struct {
 	// job does (vLLM's LLM class, trtllm-bench): no front end streams the
 	// tokens (vllmFrontEndToken). The planner sets it for batch jobs.
 	Offline bool
+	// NoPrefixCache: the serving engine runs without its prefix cache
+	// (SGLang --disable-radix-cache, vLLM --no-enable-prefix-caching),
+	// as benchmark recipes of random prompts do. Random prompts share no
+	// prefix, so the cache saves no prefill either way; what changes is
+	// SGLang's admission of requests that ignore end-of-sequence (a
+	// benchmark client's --ignore-eos), which without the radix cache
+	// holds back a request until the pool can take every running
+	// request's whole output (sim.Policy.IgnoreEOSAdmit). vLLM and SGLang
+	// serving only.
+	NoPrefixCache bool
 	// SchedulerRecvInterval is SGLang's --scheduler-recv-interval: its
 	// scheduler takes in new requests only every that many forward passes
 	// (ServerArgs.scheduler_recv_interval, default 1: every pass;
@@ -1223,6 +1233,9 @@ func (in Input) validate(l *errList) {
 	}
 	if in.AsyncScheduling && (in.Engine != VLLM || train) {
 		l.add("async-scheduling", 1, ErrIncompatible, "async scheduling is a vLLM serving option")
+	}
+	if in.NoPrefixCache && (train || in.Engine != VLLM && in.Engine != SGLang) {
+		l.add("no-prefix-cache", 1, ErrIncompatible, "turning the prefix cache off is a vllm or sglang serving option")
 	}
 	if in.SchedulerRecvInterval < 0 || in.SchedulerRecvInterval > maxBatch {
 		l.whole("scheduler-recv-interval", in.SchedulerRecvInterval, "want 0..%d", maxBatch)

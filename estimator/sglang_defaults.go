@@ -1,6 +1,9 @@
 package estimator
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // SGLang's defaults that depend on the GPU: the prefill chunk, the largest
 // decode batch it captures a CUDA graph for and, from those, the share of
@@ -178,28 +181,112 @@ const SGLangDPAttentionMemFraction = 0.85
 // that sets SGLangDPAttentionMemFraction sets this with it.
 const SGLangDPAttentionCUDAGraphMaxBS = 64
 
-// EngineShareFix says whether the serving engine's default memory share
-// is what leaves in without a KV pool, and the share that fixes it: SGLang
-// with data-parallel attention (Input.DP > 1) and no --gpu-mem-util, whose
-// default mem_fraction_static (MemShare) is below
-// SGLangDPAttentionMemFraction, where in does not fit as set and fits at
-// SGLangDPAttentionMemFraction. The planner sets that share on such copies
-// and the launch writes it (--mem-fraction-static); the CLI's estimate
-// names it. ok is false for every other input, vLLM's and TensorRT-LLM's
-// included (their defaults, 0.9, do not grow with DP).
-func EngineShareFix(in Input) (share float64, ok bool) {
-	if in.Engine != SGLang || in.Task.Training() || in.GPUMemUtil != 0 || in.DP <= 1 {
-		return 0, false
+// SGLangTightMemFraction, SGLangTightChunk and SGLangTightCUDAGraphMaxBS
+// are the --mem-fraction-static, --chunked-prefill-size and
+// --cuda-graph-max-bs that InferenceX's SGLang recipes set together for
+// DeepSeek-R1 FP8 at TP 4 on B200 and B300 (SemiAnalysisAI/InferenceX
+// benchmarks/single_node/fixed_seq_len/dsr1_fp8_b200.sh and
+// dsr1_fp8_b300.sh at 1b234994, 2026-06-02; since 2025-12-17 in
+// dsr1_fp8_b200_docker.sh, commit 9d9d32a4b), where SGLang's default
+// reserve (sglangMemFractionStatic: a 16,384-token chunk and graphs to
+// batch 512 at TP ≥ 4, a share of 0.858 of a B200) leaves the 156.7 GiB of
+// weights a GPU no KV pool. The smaller chunk and graph batch shrink the
+// activations and graphs that the remaining 5% holds. A sourced setting,
+// not a fitted one.
+const (
+	SGLangTightMemFraction    = 0.95
+	SGLangTightChunk          = 8192
+	SGLangTightCUDAGraphMaxBS = 32
+)
+
+// ShareFix is a serving engine's memory share where its default leaves a
+// job no KV pool, with what the recipes that set it set beside it.
+type ShareFix struct {
+	// Share is the --gpu-mem-util that fits (SGLang's
+	// --mem-fraction-static).
+	Share float64
+	// CUDAGraphMaxBS and Chunk are SGLang's --cuda-graph-max-bs and
+	// --chunked-prefill-size the recipes set with the share; Chunk 0: the
+	// job's own (or the engine's default).
+	CUDAGraphMaxBS, Chunk int
+	// Cause says what in the default share leaves no pool; Recipe names
+	// the recipes that set Share (both English, for the CLI and the
+	// disaggregated estimate's message).
+	Cause, Recipe string
+}
+
+// Apply is in at the fix: its share, and the chunk the recipes set where
+// in sets none or a larger one.
+func (f ShareFix) Apply(in Input) Input {
+	in.GPUMemUtil = f.Share
+	if f.Chunk > 0 && (in.MaxBatchedTokens == 0 || in.MaxBatchedTokens > f.Chunk) {
+		in.MaxBatchedTokens = f.Chunk
 	}
-	if sglangMemFractionStatic(in) >= SGLangDPAttentionMemFraction {
-		return 0, false
+	return in
+}
+
+// Flags is the fix as Rightsize's options: --gpu-mem-util, and
+// --max-batched-tokens where it sets a chunk.
+func (f ShareFix) Flags() string {
+	s := "--gpu-mem-util " + strconv.FormatFloat(f.Share, 'g', -1, 64)
+	if f.Chunk > 0 {
+		s += " --max-batched-tokens " + itoa(f.Chunk)
+	}
+	return s
+}
+
+// EngineFlags is the fix as SGLang's own flags.
+func (f ShareFix) EngineFlags() string {
+	s := "--mem-fraction-static " + strconv.FormatFloat(f.Share, 'g', -1, 64)
+	if f.Chunk > 0 {
+		s += " --chunked-prefill-size " + itoa(f.Chunk)
+	}
+	if f.CUDAGraphMaxBS > 0 {
+		s += " --cuda-graph-max-bs " + itoa(f.CUDAGraphMaxBS)
+	}
+	return s
+}
+
+// EngineShareFix says whether the serving engine's default memory share
+// is what leaves in without a KV pool, and the share that fixes it
+// (EngineShareFor's Share).
+func EngineShareFix(in Input) (share float64, ok bool) {
+	f, ok := EngineShareFor(in)
+	return f.Share, ok
+}
+
+// EngineShareFor is the fix for SGLang with no --gpu-mem-util where in
+// does not fit as set and fits at the fix (ShareFix.Apply): under
+// data-parallel attention (Input.DP > 1), whose default
+// mem_fraction_static (MemShare) is below SGLangDPAttentionMemFraction,
+// that share with SGLangDPAttentionCUDAGraphMaxBS; without it, where the
+// default is below SGLangTightMemFraction, that share with
+// SGLangTightChunk and SGLangTightCUDAGraphMaxBS. The planner sets the
+// attention-DP share on such copies (it does not plan the tight one: its
+// rows carry no chunk) and the launch writes either
+// (--mem-fraction-static, and the graph batch and chunk); the CLI's
+// estimate names it. ok is false for every other input, vLLM's and
+// TensorRT-LLM's included (their defaults, 0.9, do not grow with DP).
+func EngineShareFor(in Input) (ShareFix, bool) {
+	if in.Engine != SGLang || in.Task.Training() || in.GPUMemUtil != 0 {
+		return ShareFix{}, false
+	}
+	f := ShareFix{Share: SGLangTightMemFraction, CUDAGraphMaxBS: SGLangTightCUDAGraphMaxBS, Chunk: SGLangTightChunk,
+		Cause:  "its reserve for the prefill chunk and CUDA graphs",
+		Recipe: "as InferenceX's SGLang DeepSeek-R1 FP8 recipes at TP 4 on B200 and B300 set"}
+	if in.DP > 1 {
+		f = ShareFix{Share: SGLangDPAttentionMemFraction, CUDAGraphMaxBS: SGLangDPAttentionCUDAGraphMaxBS,
+			Cause:  "its CUDA-graph reserve grows with attention DP " + itoa(in.DP),
+			Recipe: "as InferenceX's SGLang DeepSeek-R1 multi-node recipes set"}
+	}
+	if sglangMemFractionStatic(in) >= f.Share {
+		return ShareFix{}, false
 	}
 	if r, err := Estimate(in); err != nil || r.Fits {
-		return 0, false
+		return ShareFix{}, false
 	}
-	in.GPUMemUtil = SGLangDPAttentionMemFraction
-	if r, err := Estimate(in); err != nil || !r.Fits {
-		return 0, false
+	if r, err := Estimate(f.Apply(in)); err != nil || !r.Fits {
+		return ShareFix{}, false
 	}
-	return SGLangDPAttentionMemFraction, true
+	return f, true
 }

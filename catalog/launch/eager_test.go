@@ -115,3 +115,27 @@ func TestEmitPrequantizedCheckpoint(t *testing.T) {
 		t.Errorf("a 16-bit checkpoint planned at fp8 lost --quantization fp8:\n%s", l.Text())
 	}
 }
+
+// TestEmitWithoutPrefixCache: a plan made without the prefix cache
+// (estimator.Input.NoPrefixCache, which changes SGLang's admission of
+// ignore-eos requests) starts vLLM with --no-enable-prefix-caching and
+// SGLang with --disable-radix-cache; a plan with it writes neither.
+func TestEmitWithoutPrefixCache(t *testing.T) {
+	in := input(t, "llama-3.1-8b")
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 10, PromptTokens: 1000, OutputTokens: 200}}
+	row := planOn(t, req, "aws-p5en.48xlarge")
+	off := map[launch.Kind]string{launch.VLLM: "--no-enable-prefix-caching", launch.SGLang: "--disable-radix-cache"}
+	for _, none := range []bool{false, true} {
+		req.Input.NoPrefixCache = none
+		for k, want := range off {
+			l, err := launch.Emit(k, req, row, nil, "meta-llama/Llama-3.1-8B-Instruct")
+			if err != nil {
+				t.Fatalf("%s: %v", k, err)
+			}
+			checkLaunch(t, k.String(), l, row.DP)
+			if got := strings.Contains(l.Text(), want); got != none {
+				t.Errorf("%s, no prefix cache %v: %q written %v:\n%s", k, none, want, got, l.Text())
+			}
+		}
+	}
+}

@@ -1563,3 +1563,26 @@ func TestExpertsOnlyCheckpointNote(t *testing.T) {
 		t.Errorf("notes %q", notes)
 	}
 }
+
+// TestSGLangTightShareForAVLLMRow: DeepSeek-R1 FP8 at TP 4 on B200s,
+// planned for vLLM, launched on SGLang: SGLang's default reserve at TP 4
+// (a 16,384-token chunk and graphs to batch 512, a share of 0.856) leaves
+// the 156.7 GiB of weights a GPU no KV pool, so the launch writes the
+// share InferenceX's TP-4 recipes set with the chunk and graph batch they
+// set beside it (estimator.EngineShareFor); SGLang would not start at its
+// default.
+func TestSGLangTightShareForAVLLMRow(t *testing.T) {
+	req := deepseekR1FP8(t)
+	req.Input.Engine, req.Input.GPUMemUtil = estimator.VLLM, 0
+	row := servingRow(t, req, "aws-p6-b200.48xlarge", 4, 2, 1)
+	l, err := launch.Emit(launch.SGLang, req, row, nil, "deepseek-r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := l.Files[0].Text
+	for _, want := range []string{"--mem-fraction-static 0.95 \\\n", "--cuda-graph-max-bs 32 \\\n", "--chunked-prefill-size 8192 \\\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("want %q in\n%s", want, text)
+		}
+	}
+}

@@ -445,8 +445,8 @@ func (e *emitter) rowVRAM() estimator.Bytes {
 // where there is none to read (a share at or below 0, which the estimate
 // calls no pool).
 func (e *emitter) memShare(k Kind, s copyShape) float64 {
-	if u := e.fixedShare(k, s); u > 0 {
-		return u
+	if f := e.fixedShare(k, s); f.Share > 0 {
+		return f.Share
 	}
 	if u := e.engineInput(k, s).MemShare(); u > 0 && u <= 1 {
 		return u
@@ -470,24 +470,27 @@ func (e *emitter) engineInput(k Kind, s copyShape) estimator.Input {
 }
 
 // fixedShare is the share a launch of engine k sets in place of k's
-// default, 0 for none: the row's own where the planner set one
-// (plan.Row.MemShare: SGLang's default leaves its attention-DP copies no
-// pool) and k runs the row's engine; where k is another engine than the
-// one the row was planned for, the share estimator.EngineShareFix gives
-// when k's default leaves the copy no pool (SGLang's at DP attention
-// 16 on H100s reserves 0.36 of each GPU for weights and KV, under
-// DeepSeek-R1's FP8 weights alone, and SGLang stops at start-up).
-func (e *emitter) fixedShare(k Kind, s copyShape) float64 {
+// default, with the settings that go with it (Share 0 for none): the
+// row's own where the planner set one (plan.Row.MemShare: SGLang's
+// default leaves its attention-DP copies no pool, which the recipes run
+// with CUDA graphs to estimator.SGLangDPAttentionCUDAGraphMaxBS) and k
+// runs the row's engine; where k is another engine than the one the row
+// was planned for, the fix estimator.EngineShareFor gives when k's default
+// leaves the copy no pool (SGLang's at DP attention 16 on H100s reserves
+// 0.36 of each GPU for weights and KV, under DeepSeek-R1's FP8 weights
+// alone, and SGLang stops at start-up; at TP 4 on B200s its reserve for a
+// 16,384-token chunk and graphs to batch 512 does the same).
+func (e *emitter) fixedShare(k Kind, s copyShape) estimator.ShareFix {
 	if u := e.rowShare(k); u > 0 {
-		return u
+		return estimator.ShareFix{Share: u, CUDAGraphMaxBS: estimator.SGLangDPAttentionCUDAGraphMaxBS}
 	}
 	if e.in.GPUMemUtil != 0 || engineOf(k) == e.row.Engine {
-		return 0
+		return estimator.ShareFix{}
 	}
-	if u, ok := estimator.EngineShareFix(e.engineInput(k, s)); ok {
-		return u
+	if f, ok := estimator.EngineShareFor(e.engineInput(k, s)); ok {
+		return f
 	}
-	return 0
+	return estimator.ShareFix{}
 }
 
 // rowShare is the memory share the planner set on the row's copies
@@ -696,6 +699,13 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if e.in.EnforceEager {
 			c.bare("--enforce-eager")
 		}
+		if e.in.NoPrefixCache {
+			// The plan ran without the prefix cache (Input.NoPrefixCache):
+			// vLLM's --enable-prefix-caching is a boolean option whose
+			// negation turns it off (on by default in the V1 engine;
+			// EngineArgs, vllm/engine/arg_utils.py).
+			c.bare("--no-enable-prefix-caching")
+		}
 		if !e.runBatch(k) {
 			c.flag("--host", "0.0.0.0")
 			c.num("--port", servePort)
@@ -813,14 +823,25 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// (python/sglang/srt/server_args.py).
 			c.bare("--disable-cuda-graph")
 		}
+		if e.in.NoPrefixCache {
+			// The plan ran without the radix cache (Input.NoPrefixCache),
+			// which changes SGLang's admission of ignore-eos requests:
+			// ServerArgs.disable_radix_cache
+			// (python/sglang/srt/server_args.py).
+			c.bare("--disable-radix-cache")
+		}
 		// SGLang's static share holds the weights and the KV pool
 		// (memShare: the share the estimate sized the pool with).
 		c.frac(knobs.MemShare, util)
-		if e.fixedShare(k, s) > 0 {
-			// The recipes that run DP attention at that share capture
-			// CUDA graphs to a smaller batch, which the share's reserve
-			// holds (estimator.SGLangDPAttentionCUDAGraphMaxBS).
-			c.num("--cuda-graph-max-bs", estimator.SGLangDPAttentionCUDAGraphMaxBS)
+		if f := e.fixedShare(k, s); f.Share > 0 {
+			// The recipes that set that share capture CUDA graphs to a
+			// smaller batch (estimator.SGLangDPAttentionCUDAGraphMaxBS at
+			// DP attention, SGLangTightCUDAGraphMaxBS at TP 4), and at TP
+			// 4 prefill a smaller chunk, which the share's reserve holds.
+			c.num("--cuda-graph-max-bs", f.CUDAGraphMaxBS)
+			if f.Chunk > 0 && (tokens == 0 || tokens > f.Chunk) {
+				tokens = f.Chunk
+			}
 		}
 		if seqs > 0 {
 			c.num(knobs.MaxSeqs, seqs)

@@ -118,6 +118,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = boolFlag(fs, jobspec.EnforceEager, "serving engines without CUDA graphs, as vLLM --enforce-eager, SGLang --disable-cuda-graph and TensorRT-LLM's cuda_graph_config: null run (no graphs' memory, eager decode steps; --emit writes the engine's setting)")
 		schedSteps       = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		_                = boolFlag(fs, jobspec.AsyncScheduling, "vLLM --async-scheduling on a release before 0.14 (--engine-version), where it is opt-in: the scheduler runs a step ahead of the GPU, so the host's 21 µs a running sequence between steps goes (from 0.14 the default; the flag changes nothing)")
+		noPrefixCache    = fs.Bool("no-prefix-cache", false, "vLLM and SGLang: run without the prefix cache (SGLang --disable-radix-cache, vLLM --no-enable-prefix-caching; --emit writes it), as benchmark recipes do; with SGLang the benchmark's ignore-eos requests are then admitted only when the KV pool can hold every running request's whole output")
 		recvInterval     = fs.Int("scheduler-recv-interval", 0, "SGLang --scheduler-recv-interval: new requests are taken off the socket every that many decode steps and at the step after a prefill (SGLang's receive skipper; the waiting queue is scheduled every step), as some benchmark recipes set it; 0: every pass (SGLang's default)")
 		dpBalance        = fs.Int("attention-dp-balance", 0, "TensorRT-LLM with --dp > 1: attention_dp_config enable_balance with timeout_iters N (batching_wait_iters 0), as some benchmark recipes set it; 0: off (TensorRT-LLM's default)")
 		gpu              = textFlag(fs, jobspec.GPU, "catalog GPU ID (e.g. h100-sxm); a plan for an ID in no form factor (a100-80gb, h100-80gb, h200-141gb) takes the chip's SXM, PCIe and NVL offers too")
@@ -285,6 +286,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds, in.Offline = *optInBwd, *schedSteps, *reqOver, *offline
 	in.LoRADropout = *loraDrop
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
+	in.NoPrefixCache = *noPrefixCache
 	in.FlashCrossEntropy, in.BF16OptimizerStates = *flashCE, *bf16Opt
 	if set["separate-head"] && !*sepHead {
 		in.Arch = arch // the stack's separate head, refused
@@ -729,8 +731,9 @@ type estimateJSON struct {
 	FitsWith *fitsWithJSON `json:"fits_with,omitempty"`
 	// FitsWithMemShare is the engine memory share that makes a serving
 	// job fit where the engine's default share is what leaves it no KV
-	// pool (estimator.EngineShareFix: SGLang at data-parallel attention);
-	// absent otherwise.
+	// pool (estimator.EngineShareFor: SGLang at data-parallel attention,
+	// or at a wide TP whose chunk and CUDA-graph reserve leave the weights
+	// no room, with the chunk the recipes set there); absent otherwise.
 	FitsWithMemShare *memShareFixJSON `json:"fits_with_mem_share,omitempty"`
 	// StackDefaults is what a fine-tune took from the stack its precision
 	// names, where no flag said it (page.StackDefaults: LitGPT's scripts
@@ -856,19 +859,28 @@ func newFitsWithJSON(in estimator.Input, r estimator.Result, step estimator.Step
 // default share, the share that fits (the --gpu-mem-util to pass; SGLang's
 // --mem-fraction-static) and the KV pool at it.
 type memShareFixJSON struct {
-	DefaultShare      float64 `json:"default_share"`
-	Share             float64 `json:"share"`
-	KVPoolTokens      int64   `json:"kv_pool_tokens"`
-	MaxConcurrentSeqs int64   `json:"max_concurrent_seqs"`
+	DefaultShare float64 `json:"default_share"`
+	Share        float64 `json:"share"`
+	// MaxBatchedTokens is the prefill chunk the recipes set with the
+	// share (--max-batched-tokens; SGLang's --chunked-prefill-size) and
+	// CUDAGraphMaxBS their --cuda-graph-max-bs; absent where they set no
+	// chunk.
+	MaxBatchedTokens  int   `json:"max_batched_tokens,omitempty"`
+	CUDAGraphMaxBS    int   `json:"cuda_graph_max_bs,omitempty"`
+	KVPoolTokens      int64 `json:"kv_pool_tokens"`
+	MaxConcurrentSeqs int64 `json:"max_concurrent_seqs"`
 }
 
 func newMemShareFixJSON(in estimator.Input) *memShareFixJSON {
-	u, ok := estimator.EngineShareFix(in)
+	f, ok := estimator.EngineShareFor(in)
 	if !ok {
 		return nil
 	}
-	j := &memShareFixJSON{DefaultShare: in.MemShare(), Share: u}
-	in.GPUMemUtil = u
+	j := &memShareFixJSON{DefaultShare: in.MemShare(), Share: f.Share, CUDAGraphMaxBS: f.CUDAGraphMaxBS}
+	in = f.Apply(in)
+	if f.Chunk > 0 {
+		j.MaxBatchedTokens = in.MaxBatchedTokens
+	}
 	if r, err := estimator.Estimate(in); err == nil {
 		j.KVPoolTokens, j.MaxConcurrentSeqs = r.KVPoolTokens, r.MaxConcurrentSeqs
 	}
@@ -1017,9 +1029,10 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		}
 		fmt.Fprintln(w, ")")
 	}
-	if f := newMemShareFixJSON(in); f != nil {
-		fmt.Fprintf(w, "SGLang's default --mem-fraction-static, %s here (its CUDA-graph reserve grows with attention DP %d), is what leaves no KV pool; fits with --gpu-mem-util %s (--mem-fraction-static %s, as InferenceX's SGLang DeepSeek-R1 multi-node recipes set): KV pool %d tokens, %d concurrent sequences of %d tokens\n",
-			strconv.FormatFloat(f.DefaultShare, 'f', -1, 64), in.DP, strconv.FormatFloat(f.Share, 'f', -1, 64), strconv.FormatFloat(f.Share, 'f', -1, 64), f.KVPoolTokens, f.MaxConcurrentSeqs, in.Seq)
+	if fix, ok := estimator.EngineShareFor(in); ok {
+		f := newMemShareFixJSON(in)
+		fmt.Fprintf(w, "SGLang's default --mem-fraction-static, %s here (%s), is what leaves no KV pool; fits with %s (%s, %s): KV pool %d tokens, %d concurrent sequences of %d tokens\n",
+			strconv.FormatFloat(f.DefaultShare, 'f', -1, 64), fix.Cause, fix.Flags(), fix.EngineFlags(), fix.Recipe, f.KVPoolTokens, f.MaxConcurrentSeqs, in.Seq)
 	}
 	if in.Engine.Pooled() && r.KVPoolTokens > 0 {
 		fmt.Fprintf(w, "%s KV pool: %d tokens, %d concurrent sequences of %d tokens\n", in.Engine, r.KVPoolTokens, r.MaxConcurrentSeqs, in.Seq)

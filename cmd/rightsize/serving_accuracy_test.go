@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -104,21 +103,21 @@ func TestServingAccuracy(t *testing.T) {
 		t.Fatal(err)
 	}
 	errs := map[string][]float64{}
-	noFit := 0
+	tight := 0
 	for i := range cases {
 		c := &cases[i]
-		if err := c.run(); err != nil {
-			// DeepSeek-R1 FP8 on 4 B200s does not fit SGLang's own
-			// default share (0.856: 150.7 GiB for 156.7 GiB of weights a
-			// GPU; SGLang refuses to start the same way, and the recipe
-			// sets its own share): the replay from the row's settings
-			// gets no estimate, as an independent one does.
-			if errors.Is(err, errNoSpeed) && strings.Contains(c.Setting, "b200 sglang fp8 TP 4 ") {
-				if fits, ferr := estimateField(append(slices.Clone(c.Args), "--json"), "fits"); ferr == nil && fits == 0 {
-					noFit++
-					continue
-				}
+		// DeepSeek-R1 FP8 on 4 B200s does not fit SGLang's own default
+		// share (0.856: 150.7 GiB for 156.7 GiB of weights a GPU); the
+		// recipe runs it at its own share and chunk, which the replay
+		// passes (sglangRecipeMemShare), so every row gets an estimate.
+		if strings.Contains(c.Setting, "b200 sglang fp8 TP 4 ") {
+			a := strings.Join(c.Args, " ")
+			if !strings.Contains(a, "--gpu-mem-util 0.95 --max-batched-tokens 8192") {
+				t.Errorf("%s: %s, want the recipe's share and chunk", c.Setting, a)
 			}
+			tight++
+		}
+		if err := c.run(); err != nil {
 			t.Fatalf("%s: %v", c.Setting, err)
 		}
 		for _, nv := range []bool{false, true} {
@@ -129,8 +128,8 @@ func TestServingAccuracy(t *testing.T) {
 			errs[k] = append(errs[k], math.Abs(c.Error))
 		}
 	}
-	if noFit != 29 {
-		t.Errorf("%d cases of DeepSeek-R1 FP8 on 4 B200s under SGLang's default share do not fit, want 29 (4 rows)", noFit)
+	if tight != 29 {
+		t.Errorf("%d cases of DeepSeek-R1 FP8 on 4 B200s under SGLang, want 29 (4 rows)", tight)
 	}
 	for _, a := range servingAchieved {
 		for i, s := range valSplits {

@@ -134,6 +134,18 @@ func inferencexArgs(r map[string]string) ([]string, bool) {
 	if n := sglangRecipeRecvInterval(r["framework"], r["hardware"], dp, conc); n > 0 {
 		args = append(args, "--scheduler-recv-interval", strconv.Itoa(n))
 	}
+	if r["framework"] == "sglang" {
+		// Every DeepSeek-R1 recipe runs SGLang with --disable-radix-cache
+		// (recipeFP8KV's scripts), and the client sends --ignore-eos.
+		args = append(args, "--no-prefix-cache")
+		tpn, _ := strconv.Atoi(tp)
+		if u, chunk := sglangRecipeMemShare(r["hardware"], r["precision"], tpn, r["run_date"]); u > 0 {
+			args = append(args, "--gpu-mem-util", strconv.FormatFloat(u, 'f', -1, 64))
+			if chunk > 0 && r["max_batched_tokens"] == "" {
+				args = append(args, "--max-batched-tokens", strconv.Itoa(chunk))
+			}
+		}
+	}
 	if kv := r["kv_dtype"]; kv == "fp8" || kv == "" && recipeFP8KV(r["framework"], r["hardware"], r["precision"], r["run_date"]) {
 		args = append(args, "--kv-dtype", "fp8")
 	}
@@ -215,6 +227,41 @@ func recipeFP8KV(framework, hardware, precision, runDate string) bool {
 		return runDate >= "2026-03-05"
 	}
 	return false
+}
+
+// sglangRecipeMemShare is the --mem-fraction-static that InferenceX's
+// SGLang DeepSeek-R1 recipe for a row set (0: none, SGLang's default),
+// and the --chunked-prefill-size the replay passes with it where the
+// share needs it (0: the replay leaves the chunk to SGLang's default).
+// Read from every version of the scripts (benchmarks/dsr1_*{,_docker,
+// _slurm}.sh, benchmarks/single_node/{,fixed_seq_len/}dsr1_*.sh,
+// SemiAnalysisAI/InferenceX, 2025-08 → 2026-07, Apache-2.0):
+//   - H200: 0.82 from 2025-11-14 (dsr1_fp8_h200_slurm.sh, b63287acc; none
+//     before);
+//   - B200 and B300 FP4: 0.85 in every version;
+//   - B200 and B300 FP8: 0.82 at TP 8, 0.95 at TP 4 with
+//     --chunked-prefill-size 8192 and --cuda-graph-max-bs 32
+//     (estimator.SGLangTightMemFraction, since 9d9d32a4b, 2025-12-17);
+//   - MI300X, MI325X, MI355X: 0.8 from 2025-09-10/20 (one day at 0.95 on
+//     MI355X FP8, 2026-03-05, e441f97ad, not modelled).
+func sglangRecipeMemShare(hardware, precision string, tp int, runDate string) (share float64, chunk int) {
+	switch hardware {
+	case "h200":
+		if runDate >= "2025-11-14" {
+			return 0.82, 0
+		}
+	case "b200", "b300":
+		switch {
+		case precision == "fp4":
+			return 0.85, 0
+		case tp == 4:
+			return estimator.SGLangTightMemFraction, estimator.SGLangTightChunk
+		}
+		return 0.82, 0
+	case "mi300x", "mi325x", "mi355x":
+		return 0.8, 0
+	}
+	return 0, 0
 }
 
 // trtRecipeBalanceIters is the attention-DP balance that InferenceX's

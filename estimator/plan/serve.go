@@ -582,8 +582,11 @@ func (p *planner) layoutFits(c estimator.Input) (estimator.Input, bool) {
 	if p.estimate(c).Fits {
 		return c, true
 	}
-	if s, ok := estimator.EngineShareFix(c); ok {
-		c.GPUMemUtil = s
+	// Only the attention-DP share: a row carries the share, not the
+	// smaller chunk the TP-4 recipes set with theirs
+	// (estimator.EngineShareFor).
+	if f, ok := estimator.EngineShareFor(c); ok && c.DP > 1 {
+		c.GPUMemUtil = f.Share
 		return c, p.estimate(c).Fits
 	}
 	return c, false

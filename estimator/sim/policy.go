@@ -75,6 +75,21 @@ type Policy struct {
 	// ReserveClip caps each request's output in the reserve (SGLang's
 	// CLIP_MAX_NEW_TOKENS, 4096); 0: no cap.
 	ReserveClip int
+	// IgnoreEOSAdmit: SGLang's admission for requests that ignore
+	// end-of-sequence on a server without a radix cache (--ignore-eos
+	// benchmark clients with --disable-radix-cache): PrefillAdder.add_one_req
+	// hands them to add_one_req_ignore_eos, which admits a request only
+	// when the free pool less its prompt holds every request's whole
+	// output as they finish, shortest remaining output first: sorted by
+	// output left, for each i with bs requests from it on, free + the
+	// tokens held by those finished before − left_i × bs must exceed
+	// IGNORE_EOS_RESERVE_TOKENS (1) × bs (sgl-project/sglang
+	// python/sglang/srt/managers/schedule_policy.py). The prompt must also
+	// fit beside the running requests' new_token_ratio reserve. Where it
+	// is set the usual own-output reserve (ReserveOwnOutput) is not
+	// applied. The benchmark's outputs run to their drawn lengths, as an
+	// ignore_eos client's do.
+	IgnoreEOSAdmit bool
 	// Preempt: when the pool cannot hold the next step's tokens, the
 	// engine preempts the most recently admitted running request and
 	// recomputes it later (vLLM v1 RECOMPUTE, SGLang's retraction).
@@ -308,7 +323,8 @@ func SchedulerRanks(in estimator.Input) int {
 // GPUs like hw; in.GPUs and in.Batch are ignored) serving w under its
 // engine's default scheduler (DefaultPolicyOn in.VRAM and hw; a non-zero
 // in.MaxBatchedTokens replaces the token budget, in.SchedulerSteps or
-// in.SchedulerRecvInterval sets AdmitEvery, in.AttentionDPBalanceIters
+// in.SchedulerRecvInterval sets AdmitEvery, in.NoPrefixCache SGLang's
+// IgnoreEOSAdmit, in.AttentionDPBalanceIters
 // TensorRT-LLM's attention-DP balance, estimator.RequestSeconds
 // RequestSeconds: in.RequestSeconds where set). When the memory estimate's KV pool cannot hold one
 // request (a job that fits only with a lower memory reserve or an fp8 KV
@@ -324,6 +340,7 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 	}
 	pol.AdmitEvery = max(in.SchedulerSteps, in.SchedulerRecvInterval)
 	pol.RecvSkip = in.Engine == estimator.SGLang && in.SchedulerRecvInterval > 1
+	pol.IgnoreEOSAdmit = in.Engine == estimator.SGLang && in.NoPrefixCache
 	pol.RequestSeconds = estimator.RequestSeconds(in, hw) // a calibration's (Calibration), else the engine's for the model
 	if dp := SchedulerRanks(in); dp > 1 {
 		pol.MaxSeqs *= dp

@@ -112,3 +112,44 @@ func TestSGLangRetractResetsShare(t *testing.T) {
 		t.Errorf("share after the retraction %v at step %d (set at %d), want %v", got, s.k, s.ratioK, want)
 	}
 }
+
+// SGLang's admission of ignore-eos requests without a radix cache
+// (Policy.IgnoreEOSAdmit): a pool of 20.5 requests' prompts and outputs
+// with 40 in flight (fixed lengths, 1,000 + 1,000) never runs more than
+// the pool holds to their last tokens, so it never retracts; its own-output
+// reserve at the decayed share runs more at once and retracts. The walk by
+// hand: with 10 requests holding 1,500 tokens each and 500 to go and a new
+// 1,000-token prompt, a pool of 21,000 leaves 6,000 free, 5,000 after the
+// prompt, and the walk's first step asks for 11 × 500 + 11: refused;
+// 22,000 admits.
+func TestSGLangIgnoreEOSAdmission(t *testing.T) {
+	base := testConfig(t, estimator.SGLang, 1000, 1000)
+	base.KVTokens = 41 * 1000
+	base.Load.Concurrency, base.Load.Requests = 40, 400
+	eos := base
+	eos.Policy.IgnoreEOSAdmit = true
+	rb, re := run(t, base), run(t, eos)
+	if re.Preemptions != 0 || rb.Preemptions == 0 {
+		t.Errorf("retractions: %d with the ignore-eos admission (want 0), %d with the reserve (want some)", re.Preemptions, rb.Preemptions)
+	}
+	if !(re.TTFT.Mean > rb.TTFT.Mean) {
+		t.Errorf("mean TTFT %v with the ignore-eos admission, %v with the reserve: want the walk's queue longer", re.TTFT.Mean, rb.TTFT.Mean)
+	}
+	t.Logf("ignore-eos: TTFT %.2f s, %d retractions; reserve: %.2f s, %d", re.TTFT.Mean, re.Preemptions, rb.TTFT.Mean, rb.Preemptions)
+
+	s := state{p: eos.Policy, reqs: make([]request, 11)}
+	for i := range 10 {
+		s.reqs[i] = request{prompt: 1000, out: 1000, gen: 500, state: stPrefill}
+		s.running = append(s.running, int32(i))
+	}
+	s.reqs[10] = request{prompt: 1000, out: 1000, target: 1000}
+	for _, c := range []struct {
+		cap  float64
+		want bool
+	}{{21000, false}, {22000, true}} {
+		free := c.cap - 10*1500
+		if got := s.eosAdmits(&s.reqs[10], free); got != c.want {
+			t.Errorf("pool %v: admits %v, want %v", c.cap, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -325,6 +326,7 @@ type state struct {
 	runArea     float64    // ∫ running dt
 	blocked     [5]float64 // seconds the head of the queue waited, by Limit
 	plan        []chunk    // this step's prompt chunks
+	eos         []eosReq   // Policy.IgnoreEOSAdmit's walk
 	// The attention-DP ranks (Policy.BalanceRanks > 1): each one's
 	// requests, how many ranks hold a waiting request, how many hold
 	// waiting requests and none running, and the step at which the
@@ -520,6 +522,46 @@ func (s *state) ownReserve(r *request, share float64) float64 {
 	return share * float64(left)
 }
 
+// eosReq is one request in Policy.IgnoreEOSAdmit's walk: its output
+// still to generate and the tokens it holds (prompt and output so far).
+type eosReq struct{ left, held float64 }
+
+// eosAdmits is SGLang's add_one_req_ignore_eos check for r with free
+// pool tokens (Policy.IgnoreEOSAdmit): with the running requests and r
+// sorted by output left, for each i and the bs requests from it on, the
+// pool less r's prompt, plus what the requests before i hold (freed when
+// they finish), less left_i × bs, must exceed one token a request
+// (IGNORE_EOS_RESERVE_TOKENS).
+func (s *state) eosAdmits(r *request, free float64) bool {
+	e := s.eos[:0]
+	for _, i := range s.running {
+		q := &s.reqs[i]
+		if q.state != stDecode && q.state != stPrefill {
+			continue
+		}
+		left := s.left(q)
+		e = append(e, eosReq{float64(left), float64(q.prompt + q.out - left)})
+	}
+	e = append(e, eosReq{float64(r.out - r.gen), float64(r.prompt + r.gen)})
+	slices.SortFunc(e, func(a, b eosReq) int { return cmp.Compare(a.left, b.left) })
+	s.eos = e
+	rem := free - float64(r.target)
+	freed := 0.0
+	for i, q := range e {
+		bs := float64(len(e) - i)
+		if rem+freed-q.left*bs <= eosReserveTokens*bs {
+			return false
+		}
+		freed += q.held
+	}
+	return true
+}
+
+// eosReserveTokens is SGLang's IGNORE_EOS_RESERVE_TOKENS (1): the tokens
+// a request keeps free in add_one_req_ignore_eos's walk
+// (python/sglang/srt/managers/schedule_policy.py).
+const eosReserveTokens = 1
+
 // errStuck: the run stopped making progress (a guard: every step either
 // advances time or admits, completes or preempts a request).
 var errStuck = errors.New("sim: the simulation stopped making progress")
@@ -713,7 +755,10 @@ func (s *state) schedule() Limit {
 			own = s.ownReserve(r, share)
 			need = float64(r.target) + own
 		}
-		if need > free-reserve {
+		if s.p.IgnoreEOSAdmit {
+			need = float64(r.target)
+		}
+		if need > free-reserve || s.p.IgnoreEOSAdmit && !s.eosAdmits(r, free) {
 			limit = LimitKV
 			break
 		}
