@@ -83,7 +83,7 @@ func sglangMemFractionStatic(in Input) float64 {
 	if in.VisibleVRAM > 0 {
 		vram = in.VisibleVRAM
 	}
-	mib := float64(vram) / float64(MiB)
+	mib := sglangVisibleMiB(in)
 	if !(mib > 0) {
 		return sglangMemFractionNoGPU
 	}
@@ -109,6 +109,16 @@ func sglangMemFractionStatic(in Input) float64 {
 	// A reserve beyond the memory (DP attention over many ranks on a
 	// small GPU) gives SGLang a share at or below 0, and no pool: 0.
 	return math.Max(math.Round((mib-reserved)/mib*1000)/1000, 0)
+}
+
+// sglangVisibleMiB is the GPU memory SGLang reads, in MiB:
+// Input.VisibleVRAM where set, else Input.VRAM.
+func sglangVisibleMiB(in Input) float64 {
+	vram := in.VRAM
+	if in.VisibleVRAM > 0 {
+		vram = in.VisibleVRAM
+	}
+	return float64(vram) / float64(MiB)
 }
 
 // sglangDeepEPReserveMiB is the MiB SGLang reserves beyond the floor for
@@ -274,10 +284,17 @@ func EngineShareFor(in Input) (ShareFix, bool) {
 	f := ShareFix{Share: SGLangTightMemFraction, CUDAGraphMaxBS: SGLangTightCUDAGraphMaxBS, Chunk: SGLangTightChunk,
 		Cause:  "its reserve for the prefill chunk and CUDA graphs",
 		Recipe: "as InferenceX's SGLang DeepSeek-R1 FP8 recipes at TP 4 on B200 and B300 set"}
-	if in.DP > 1 {
+	switch {
+	case in.DP > 1:
 		f = ShareFix{Share: SGLangDPAttentionMemFraction, CUDAGraphMaxBS: SGLangDPAttentionCUDAGraphMaxBS,
 			Cause:  "its CUDA-graph reserve grows with attention DP " + itoa(in.DP),
 			Recipe: "as InferenceX's SGLang DeepSeek-R1 multi-node recipes set"}
+	case sglangVisibleMiB(in) < 160*1024:
+		// The TP-4 recipes run GPUs of 180 GB and more, whose 5% holds
+		// the smaller chunk's activations and graphs; SGLang's own
+		// default takes its 16,384-token chunk there too
+		// (SGLangDefaults). On a smaller GPU 5% may not.
+		return ShareFix{}, false
 	}
 	if sglangMemFractionStatic(in) >= f.Share {
 		return ShareFix{}, false

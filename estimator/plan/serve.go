@@ -585,7 +585,10 @@ func (p *planner) layoutFits(c estimator.Input) (estimator.Input, bool) {
 	// Only the attention-DP share: a row carries the share, not the
 	// smaller chunk the TP-4 recipes set with theirs
 	// (estimator.EngineShareFor).
-	if f, ok := estimator.EngineShareFor(c); ok && c.DP > 1 {
+	if c.DP <= 1 {
+		return c, false
+	}
+	if f, ok := estimator.EngineShareFor(c); ok {
 		c.GPUMemUtil = f.Share
 		return c, p.estimate(c).Fits
 	}
