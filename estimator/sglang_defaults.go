@@ -1,8 +1,8 @@
 package estimator
 
 import (
+	"fmt"
 	"math"
-	"strconv"
 )
 
 // SGLang's defaults that depend on the GPU: the prefill chunk, the largest
@@ -238,21 +238,23 @@ func (f ShareFix) Apply(in Input) Input {
 // Flags is the fix as Rightsize's options: --gpu-mem-util, and
 // --max-batched-tokens where it sets a chunk.
 func (f ShareFix) Flags() string {
-	s := "--gpu-mem-util " + strconv.FormatFloat(f.Share, 'g', -1, 64)
-	if f.Chunk > 0 {
-		s += " --max-batched-tokens " + itoa(f.Chunk)
-	}
-	return s
+	return f.flags("--gpu-mem-util %g", " --max-batched-tokens %d", "")
 }
 
 // EngineFlags is the fix as SGLang's own flags.
 func (f ShareFix) EngineFlags() string {
-	s := "--mem-fraction-static " + strconv.FormatFloat(f.Share, 'g', -1, 64)
+	return f.flags("--mem-fraction-static %g", " --chunked-prefill-size %d", " --cuda-graph-max-bs %d")
+}
+
+// flags writes the share, the chunk where the fix sets one and the graph
+// batch where graphs names a flag for it.
+func (f ShareFix) flags(share, chunk, graphs string) string {
+	s := fmt.Sprintf(share, f.Share)
 	if f.Chunk > 0 {
-		s += " --chunked-prefill-size " + itoa(f.Chunk)
+		s += fmt.Sprintf(chunk, f.Chunk)
 	}
-	if f.CUDAGraphMaxBS > 0 {
-		s += " --cuda-graph-max-bs " + itoa(f.CUDAGraphMaxBS)
+	if graphs != "" && f.CUDAGraphMaxBS > 0 {
+		s += fmt.Sprintf(graphs, f.CUDAGraphMaxBS)
 	}
 	return s
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -326,7 +325,7 @@ type state struct {
 	runArea     float64    // ∫ running dt
 	blocked     [5]float64 // seconds the head of the queue waited, by Limit
 	plan        []chunk    // this step's prompt chunks
-	eos         []eosReq   // Policy.IgnoreEOSAdmit's walk
+	eos         []float64  // Policy.IgnoreEOSAdmit's walk (eosAdmits' keys)
 	// The attention-DP ranks (Policy.BalanceRanks > 1): each one's
 	// requests, how many ranks hold a waiting request, how many hold
 	// waiting requests and none running, and the step at which the
@@ -522,16 +521,17 @@ func (s *state) ownReserve(r *request, share float64) float64 {
 	return share * float64(left)
 }
 
-// eosReq is one request in Policy.IgnoreEOSAdmit's walk: its output
-// still to generate and the tokens it holds (prompt and output so far).
-type eosReq struct{ left, held float64 }
-
 // eosAdmits is SGLang's add_one_req_ignore_eos check for r with free
 // pool tokens (Policy.IgnoreEOSAdmit): with the running requests and r
 // sorted by output left, for each i and the bs requests from it on, the
 // pool less r's prompt, plus what the requests before i hold (freed when
 // they finish), less left_i × bs, must exceed one token a request
-// (IGNORE_EOS_RESERVE_TOKENS).
+// (IGNORE_EOS_RESERVE_TOKENS). Each request is one float64 key, left ×
+// 2^25 + held (both whole token counts under 2^24, so the key is exact),
+// which sorts by output left as the float64 sort the simulator has
+// already (sortTimes); equal lefts go by tokens held, where SGLang keeps
+// the order it inserted them in, which moves no check by more than the
+// tie.
 func (s *state) eosAdmits(r *request, free float64) bool {
 	e := s.eos[:0]
 	for _, i := range s.running {
@@ -540,22 +540,27 @@ func (s *state) eosAdmits(r *request, free float64) bool {
 			continue
 		}
 		left := s.left(q)
-		e = append(e, eosReq{float64(left), float64(q.prompt + q.out - left)})
+		e = append(e, float64(left)*eosKeyShift+float64(q.prompt+q.out-left))
 	}
-	e = append(e, eosReq{float64(r.out - r.gen), float64(r.prompt + r.gen)})
-	slices.SortFunc(e, func(a, b eosReq) int { return cmp.Compare(a.left, b.left) })
+	e = append(e, float64(r.out-r.gen)*eosKeyShift+float64(r.prompt+r.gen))
+	slices.Sort(e)
 	s.eos = e
 	rem := free - float64(r.target)
 	freed := 0.0
-	for i, q := range e {
-		bs := float64(len(e) - i)
-		if rem+freed-q.left*bs <= eosReserveTokens*bs {
+	for k, key := range e {
+		left := math.Floor(key / eosKeyShift)
+		bs := float64(len(e) - k)
+		if rem+freed-left*bs <= eosReserveTokens*bs {
 			return false
 		}
-		freed += q.held
+		freed += key - left*eosKeyShift
 	}
 	return true
 }
+
+// eosKeyShift is 2^25, eosAdmits' key's shift of output left over tokens
+// held.
+const eosKeyShift = 1 << 25
 
 // eosReserveTokens is SGLang's IGNORE_EOS_RESERVE_TOKENS (1): the tokens
 // a request keeps free in add_one_req_ignore_eos's walk
