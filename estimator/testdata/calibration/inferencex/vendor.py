@@ -64,8 +64,10 @@ def main(src, git):
     for r in csv.DictReader(open(src + '/inferencex_branch_result_points.csv')):
         if r['hardware'] != 'b200':
             continue
-        # vLLM has no dashboard row: its gpt-oss-120b rows fit its per-request
-        # cost; the SGLang DeepSeek-R1 rows are test rows.
+        # vLLM has no dashboard row: its gpt-oss-120b rows were fit rows (they
+        # fixed its per-request cost until their outputs were found to end at
+        # end-of-sequence; the replay skips them); the SGLang DeepSeek-R1 rows
+        # are test rows.
         s = 'fit' if r['framework'] == 'vllm' else 'test'
         w.writerow([s, 'branch', r['source_commit'], r['run_date'], '', r['model'], r['hardware'], r['framework'], r['image'],
                     r['precision'], r['tp'], r['ep'] or '1', r['dp_attention'] or 'false', r['isl'], r['osl'], r['conc']] +
