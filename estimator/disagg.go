@@ -52,7 +52,7 @@ type DisaggSide struct {
 	// Input.GPUMemUtil); 0: the model input's. A planner that gives the
 	// sides layouts of their own sets the share each layout runs at
 	// (SGLang's attention-DP workers at the recipes' share,
-	// EngineShareFix) on its side alone.
+	// EngineShareFor) on its side alone.
 	MemShare float64
 }
 
@@ -358,7 +358,7 @@ func (z *DisaggSizer) sideInput(s DisaggSide) Input {
 
 // noKVRoom is the error of a side whose worker holds no request's KV
 // cache, on its TP field. Where the cause is SGLang's default memory share
-// under attention DP (EngineShareFix: mem_fraction_static's CUDA-graph
+// under attention DP (EngineShareFor: mem_fraction_static's CUDA-graph
 // reserve grows with the DP size, so a DP 32 worker of 80 GB GPUs keeps
 // almost nothing for the pool), the message says so and names the share
 // that fits, as the aggregated estimate's note does; a user reading "the

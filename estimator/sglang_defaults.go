@@ -83,7 +83,7 @@ func sglangMemFractionStatic(in Input) float64 {
 	if in.VisibleVRAM > 0 {
 		vram = in.VisibleVRAM
 	}
-	mib := sglangVisibleMiB(in)
+	mib := float64(vram) / float64(MiB)
 	if !(mib > 0) {
 		return sglangMemFractionNoGPU
 	}
@@ -111,14 +111,13 @@ func sglangMemFractionStatic(in Input) float64 {
 	return math.Max(math.Round((mib-reserved)/mib*1000)/1000, 0)
 }
 
-// sglangVisibleMiB is the GPU memory SGLang reads, in MiB:
+// sglangGPUMemory is gpu_mem, the GPU memory SGLang reads (above):
 // Input.VisibleVRAM where set, else Input.VRAM.
-func sglangVisibleMiB(in Input) float64 {
-	vram := in.VRAM
+func sglangGPUMemory(in Input) Bytes {
 	if in.VisibleVRAM > 0 {
-		vram = in.VisibleVRAM
+		return in.VisibleVRAM
 	}
-	return float64(vram) / float64(MiB)
+	return in.VRAM
 }
 
 // sglangDeepEPReserveMiB is the MiB SGLang reserves beyond the floor for
@@ -259,14 +258,6 @@ func (f ShareFix) flags(share, chunk, graphs string) string {
 	return s
 }
 
-// EngineShareFix says whether the serving engine's default memory share
-// is what leaves in without a KV pool, and the share that fixes it
-// (EngineShareFor's Share).
-func EngineShareFix(in Input) (share float64, ok bool) {
-	f, ok := EngineShareFor(in)
-	return f.Share, ok
-}
-
 // EngineShareFor is the fix for SGLang with no --gpu-mem-util where in
 // does not fit as set and fits at the fix (ShareFix.Apply): under
 // data-parallel attention (Input.DP > 1), whose default
@@ -291,7 +282,7 @@ func EngineShareFor(in Input) (ShareFix, bool) {
 		f = ShareFix{Share: SGLangDPAttentionMemFraction, CUDAGraphMaxBS: SGLangDPAttentionCUDAGraphMaxBS,
 			Cause:  "its CUDA-graph reserve grows with attention DP " + itoa(in.DP),
 			Recipe: "as InferenceX's SGLang DeepSeek-R1 multi-node recipes set"}
-	case sglangVisibleMiB(in) < 160*1024:
+	case sglangGPUMemory(in) < 160*GiB:
 		// The TP-4 recipes run GPUs of 180 GB and more, whose 5% holds
 		// the smaller chunk's activations and graphs; SGLang's own
 		// default takes its 16,384-token chunk there too

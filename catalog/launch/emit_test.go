@@ -734,7 +734,7 @@ func TestTRTLLMTokenBudgetCoversPrompt(t *testing.T) {
 // SGLang: SGLang's default --mem-fraction-static at DP attention 16
 // (0.331 of each GPU) is under the weights' share, and SGLang stops at
 // start-up, so the launch sets the share and CUDA-graph batch its
-// DP-attention recipes run (estimator.EngineShareFix), as for a row
+// DP-attention recipes run (estimator.EngineShareFor), as for a row
 // planned for SGLang.
 func TestSGLangShareForAVLLMRow(t *testing.T) {
 	req := deepseekR1FP8(t)

@@ -855,7 +855,7 @@ func newFitsWithJSON(in estimator.Input, r estimator.Result, step estimator.Step
 	return j
 }
 
-// memShareFixJSON is estimator.EngineShareFix's answer: the engine's
+// memShareFixJSON is estimator.EngineShareFor's answer: the engine's
 // default share, the share that fits (the --gpu-mem-util to pass; SGLang's
 // --mem-fraction-static) and the KV pool at it.
 type memShareFixJSON struct {
@@ -876,6 +876,12 @@ func newMemShareFixJSON(in estimator.Input) *memShareFixJSON {
 	if !ok {
 		return nil
 	}
+	return memShareFixAt(in, f)
+}
+
+// memShareFixAt is fix f of in (estimator.EngineShareFor's), with the
+// KV pool at it.
+func memShareFixAt(in estimator.Input, f estimator.ShareFix) *memShareFixJSON {
 	j := &memShareFixJSON{DefaultShare: in.MemShare(), Share: f.Share, CUDAGraphMaxBS: f.CUDAGraphMaxBS}
 	in = f.Apply(in)
 	if f.Chunk > 0 {
@@ -1030,7 +1036,7 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		fmt.Fprintln(w, ")")
 	}
 	if fix, ok := estimator.EngineShareFor(in); ok {
-		f := newMemShareFixJSON(in)
+		f := memShareFixAt(in, fix)
 		fmt.Fprintf(w, "SGLang's default --mem-fraction-static, %s here (%s), is what leaves no KV pool; fits with %s (%s, %s): KV pool %d tokens, %d concurrent sequences of %d tokens\n",
 			strconv.FormatFloat(f.DefaultShare, 'f', -1, 64), fix.Cause, fix.Flags(), fix.EngineFlags(), fix.Recipe, f.KVPoolTokens, f.MaxConcurrentSeqs, in.Seq)
 	}

@@ -6,6 +6,19 @@ import (
 	"testing"
 )
 
+// memShareOut is the part of the estimate's JSON the share tests read.
+type memShareOut struct {
+	Fits bool `json:"fits"`
+	Fix  *struct {
+		DefaultShare      float64 `json:"default_share"`
+		Share             float64 `json:"share"`
+		MaxBatchedTokens  int     `json:"max_batched_tokens"`
+		CUDAGraphMaxBS    int     `json:"cuda_graph_max_bs"`
+		KVPoolTokens      int64   `json:"kv_pool_tokens"`
+		MaxConcurrentSeqs int64   `json:"max_concurrent_seqs"`
+	} `json:"fits_with_mem_share"`
+}
+
 // TestEstimateNamesTheEngineShare: DeepSeek-R1 FP8 on two nodes of 8 ×
 // H100 at TP 16 with attention DP 16 and EP 16, the layout SGLang's
 // DeepSeek recipes run, does not fit at SGLang's default
@@ -22,15 +35,7 @@ func TestEstimateNamesTheEngineShare(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var j struct {
-		Fits bool `json:"fits"`
-		Fix  *struct {
-			DefaultShare      float64 `json:"default_share"`
-			Share             float64 `json:"share"`
-			KVPoolTokens      int64   `json:"kv_pool_tokens"`
-			MaxConcurrentSeqs int64   `json:"max_concurrent_seqs"`
-		} `json:"fits_with_mem_share"`
-	}
+	var j memShareOut
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatal(err)
 	}
@@ -70,16 +75,7 @@ func TestEstimateNamesTheTightShare(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var j struct {
-		Fits bool `json:"fits"`
-		Fix  *struct {
-			DefaultShare     float64 `json:"default_share"`
-			Share            float64 `json:"share"`
-			MaxBatchedTokens int     `json:"max_batched_tokens"`
-			CUDAGraphMaxBS   int     `json:"cuda_graph_max_bs"`
-			KVPoolTokens     int64   `json:"kv_pool_tokens"`
-		} `json:"fits_with_mem_share"`
-	}
+	var j memShareOut
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatal(err)
 	}

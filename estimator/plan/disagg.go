@@ -95,7 +95,7 @@ type DisaggPlan struct {
 // dsr1/sglang/h100-fp8, commit aa430b5b). MemShare is the engine's
 // memory share the workers run at where the planner set one (SGLang's
 // default leaves DP-attention workers no KV pool,
-// estimator.EngineShareFix); 0 where they run at the request's or the
+// estimator.EngineShareFor); 0 where they run at the request's or the
 // engine's default. The planner's workers have DP, EP and
 // InstancesPerWorker at least 1.
 type DisaggWorker struct {

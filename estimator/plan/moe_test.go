@@ -227,7 +227,7 @@ func TestWideExpertParallel(t *testing.T) {
 
 // TestWideExpertParallelAtTheEngineDefault: with no --gpu-mem-util,
 // SGLang's default --mem-fraction-static leaves DeepSeek-R1 FP8 no KV
-// pool at attention DP 16 on 80 GB H100s (estimator.EngineShareFix), so
+// pool at attention DP 16 on 80 GB H100s (estimator.EngineShareFor), so
 // before the planner set the recipes' share itself its only layout on
 // 8-GPU H100 instances was TP 8 × PP 2 (26 copies of 16 GPUs at 100
 // req/s, 3.28 req/s a copy). Now the wide layout is tried at the share

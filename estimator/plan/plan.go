@@ -1691,7 +1691,7 @@ func slice(o *Offer, a Assumptions) (gpuMem, estimator.Hardware) {
 // own Input.UsableVRAM, the user's measured figure, is left as it is and
 // wins over both. share is the engine's memory share the copy runs at
 // (Input.GPUMemUtil): the request's, or the one the planner sets where
-// the engine's default leaves no KV pool (estimator.EngineShareFix); 0
+// the engine's default leaves no KV pool (estimator.EngineShareFor); 0
 // leaves the input's own, so that estimates at two shares never share a
 // memo.
 type gpuMem struct {

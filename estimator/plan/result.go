@@ -278,7 +278,7 @@ type Row struct {
 	RedundantExperts int
 	// MemShare is the engine's memory share the planner set on the row's
 	// copies where the engine's default leaves them no KV pool
-	// (estimator.EngineShareFix: SGLang's --mem-fraction-static at
+	// (estimator.EngineShareFor: SGLang's --mem-fraction-static at
 	// data-parallel attention; the row notes it, note.mem_share, and the
 	// launch writes it); 0 where the copies run at the request's
 	// --gpu-mem-util or the engine's default.

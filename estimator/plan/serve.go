@@ -573,7 +573,7 @@ func (p *planner) setLayout(r *Row, o *Offer, cs copyShape) {
 // layoutFits reports whether the attention-DP and EP copy c fits one
 // sequence, with the engine's memory share it fits at: its own, or, where
 // the engine's default share is what leaves no KV pool, the share the
-// engine's published recipes set for that layout (estimator.EngineShareFix:
+// engine's published recipes set for that layout (estimator.EngineShareFor:
 // SGLang's default --mem-fraction-static reserves CUDA-graph memory for
 // every attention rank, 36 GiB of an 80 GB H100 at DP 16, where
 // InferenceX's H100 DeepSeek-R1 recipes run DP-attention 16 at 0.85 to

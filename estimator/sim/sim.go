@@ -758,10 +758,12 @@ func (s *state) schedule() Limit {
 		own := 0.0
 		if s.p.ReserveOutput > 0 {
 			own = s.ownReserve(r, share)
-			need = float64(r.target) + own
 		}
-		if s.p.IgnoreEOSAdmit {
-			need = float64(r.target)
+		switch {
+		case s.p.IgnoreEOSAdmit:
+			need = float64(r.target) // the prompt alone: eosAdmits' walk weighs the outputs
+		case s.p.ReserveOutput > 0:
+			need = float64(r.target) + own
 		}
 		if need > free-reserve || s.p.IgnoreEOSAdmit && !s.eosAdmits(r, free) {
 			limit = LimitKV
