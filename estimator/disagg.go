@@ -85,9 +85,9 @@ type Disagg struct {
 	// model verifies the d + 1 tokens in one forward. 0: none.
 	DraftTokens int
 	// Acceptance is the probability that a draft token is accepted when
-	// the ones before it were; 0: the engine's measured acceptance by
-	// draft position where one is published (mtpAcceptedTokens), else
-	// MTPAcceptance for every draft.
+	// the ones before it were; 0: the measured acceptance by draft
+	// position where one is published for the model's module
+	// (mtpAcceptedTokens), else MTPAcceptance for every draft.
 	Acceptance float64
 	// Rate, when positive, is the replica's completion rate in requests/s
 	// (an open loop, as a planner sizes a fleet): the steady state is the
@@ -103,7 +103,13 @@ type Disagg struct {
 	Quantile float64
 }
 
-// MTPAcceptance is the default Disagg.Acceptance: DeepSeek-V3's report
+// maxDraftTokens is the most draft tokens a speculative decode step takes
+// (Input.DraftTokens, Disagg.DraftTokens): the engines' recipes use 1 to 4.
+const maxDraftTokens = 16
+
+// MTPAcceptance is the acceptance of every draft where none is given
+// (Input.DraftAcceptance, Disagg.Acceptance) and the model's module has
+// no measured table (mtpAcceptedTokens): DeepSeek-V3's report
 // (arXiv:2412.19437 §5.4.3) measures "the acceptance rate of the second
 // token prediction ranges between 85% and 90%"; the lower end is taken.
 const MTPAcceptance = 0.85
@@ -123,36 +129,40 @@ func acceptedTokens(d int, a float64) float64 {
 	return (1 - math.Pow(a, float64(d+1))) / (1 - a)
 }
 
-// trtllmDeepSeekMTPPrefix is P(the first k drafts are all accepted), k =
-// 1..5, for DeepSeek-R1's MTP module as TensorRT-LLM runs it (MTP Eagle:
-// the one module run k times, strict top-1 acceptance), from the mean
-// accepted tokens per step NVIDIA measured at 1 to 5 drafts: 1.92, 2.58,
-// 2.82, 2.99, 3.01 (NVIDIA/TensorRT-LLM docs/source/blogs/tech_blog/
-// blog1_Pushing_Latency_Boundaries_Optimizing_DeepSeek-R1_Performance_on_
-// NVIDIA_B200_GPUs.md, table "Autoregressive MTP Layers", column
-// "Acceptance Rate", and "MTP3_top1, d0.0 2.82" in the relaxed-acceptance
-// table; DeepSeek-R1 FP4 on 8 B200, ISL/OSL 1k/2k, batch 1; published
-// 2025). A chain draft's k-th token is drafted the same way whatever the
-// count after it, so the k-th term is the difference of consecutive rows:
-// 0.92, 0.66, 0.24, 0.17, 0.02 (per position given the ones before: 0.92,
-// 0.72, 0.36, 0.71, 0.12 — the later rows are separate runs of ten
-// requests, so only their sums are read as measured).
-var trtllmDeepSeekMTPPrefix = [...]float64{0.92, 0.66, 0.24, 0.17, 0.02}
+// deepSeekMTPPrefix is P(the first k drafts are all accepted), k = 1..5,
+// for DeepSeek-R1's MTP module run as a chain (the one module run k times,
+// strict top-1 acceptance), from the mean accepted tokens per step NVIDIA
+// measured at 1 to 5 drafts on TensorRT-LLM: 1.92, 2.58, 2.82, 2.99, 3.01
+// (NVIDIA/TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pushing_Latency_
+// Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md,
+// table "Autoregressive MTP Layers", column "Acceptance Rate", and
+// "MTP3_top1, d0.0 2.82" in the relaxed-acceptance table; DeepSeek-R1 FP4
+// on 8 B200, ISL/OSL 1k/2k, batch 1; published 2025). A chain draft's k-th
+// token is drafted the same way whatever the count after it, so the k-th
+// term is the difference of consecutive rows: 0.92, 0.66, 0.24, 0.17, 0.02
+// (per position given the ones before: 0.92, 0.72, 0.36, 0.71, 0.12 — the
+// later rows are separate runs of ten requests, so only their sums are read
+// as measured). What is accepted is the module's prediction against the
+// model's own greedy token, which the engine does not change: SGLang's
+// EAGLE worker with --speculative-eagle-topk 1 and vLLM's deepseek_mtp
+// proposer run the same chain and verify the same way, so every engine
+// reads the one table.
+var deepSeekMTPPrefix = [...]float64{0.92, 0.66, 0.24, 0.17, 0.02}
 
 // mtpAcceptedTokens is the tokens one verify step yields with d drafts:
-// with an acceptance a given (Disagg.Acceptance), acceptedTokens(d, a);
-// else, for a DeepSeek-V3-family model (DeepSeek-R1's MTP head) on
-// TensorRT-LLM, 1 + Σ_{k≤d} P(first k accepted) from the engine's
-// measured table (drafts past the table's fifth add nothing: its fifth
-// adds 0.02); else acceptedTokens(d, MTPAcceptance).
-func mtpAcceptedTokens(e Engine, a Arch, d int, acc float64) float64 {
+// with an acceptance a given (Input.DraftAcceptance, Disagg.Acceptance),
+// acceptedTokens(d, a); else, for a DeepSeek-V3-family model (DeepSeek-R1's
+// MTP head), 1 + Σ_{k≤d} P(first k accepted) from the measured table
+// (drafts past the table's fifth add nothing: its fifth adds 0.02); else
+// acceptedTokens(d, MTPAcceptance), on every engine (deepSeekMTPPrefix).
+func mtpAcceptedTokens(a Arch, d int, acc float64) float64 {
 	if acc > 0 || d <= 0 {
 		return acceptedTokens(d, acc)
 	}
-	if e == TRTLLM && deepSeekMTP(a) {
+	if deepSeekMTP(a) {
 		tau := 1.0
-		for k := 0; k < d && k < len(trtllmDeepSeekMTPPrefix); k++ {
-			tau += trtllmDeepSeekMTPPrefix[k]
+		for k := 0; k < d && k < len(deepSeekMTPPrefix); k++ {
+			tau += deepSeekMTPPrefix[k]
 		}
 		return tau
 	}
@@ -162,6 +172,11 @@ func mtpAcceptedTokens(e Engine, a Arch, d int, acc float64) float64 {
 // deepSeekMTP reports whether a's MTP module is DeepSeek-V3's (the
 // architecture DeepSeek-V3 and R1 share, config model_type deepseek_v3).
 func deepSeekMTP(a Arch) bool { return a.ModelType == "deepseek_v3" && a.MTPLayers > 0 }
+
+// MeasuredMTP reports whether a speculative decode step of model a yields
+// a measured figure by draft count (deepSeekMTPPrefix) rather than
+// MTPAcceptance a draft, where no acceptance is given.
+func MeasuredMTP(a Arch) bool { return deepSeekMTP(a) }
 
 // DisaggPoint is the replica's steady state.
 type DisaggPoint struct {
@@ -312,9 +327,9 @@ type DisaggSizer struct {
 
 // keptSide is a side's model as built, with its parallelism.
 type keptSide struct {
-	tp, dp, ep, redundant int
-	share                 float64
-	m                     ServingModel
+	tp, dp, ep, redundant, draft int
+	share, accept                float64
+	m                            ServingModel
 }
 
 // NewDisaggSizer is the sizer of model in serving w on GPUs like hw.
@@ -324,13 +339,14 @@ func NewDisaggSizer(in Input, hw Hardware, eff Efficiency, w Workload) *DisaggSi
 
 // side is the serving model of one side of the replica (its TP, DP, EP
 // and redundant experts; workers and batch do not enter it), built once.
-func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
+func (z *DisaggSizer) side(s DisaggSide, d Disagg) (ServingModel, error) {
 	for _, k := range z.kept[:z.nkept] {
-		if k.tp == s.TP && k.dp == s.DP && k.ep == s.EP && k.redundant == s.RedundantExperts && k.share == s.MemShare {
+		if k.tp == s.TP && k.dp == s.DP && k.ep == s.EP && k.redundant == s.RedundantExperts && k.share == s.MemShare &&
+			k.draft == d.DraftTokens && k.accept == d.Acceptance {
 			return k.m, k.m.Err()
 		}
 	}
-	m := NewServingModel(z.sideInput(s), z.hw, z.eff, z.w)
+	m := NewServingModel(z.sideInput(s, d), z.hw, z.eff, z.w)
 	// A few slots (a planner tries several layouts a side against one of
 	// the other side's); a new shape replaces the oldest.
 	i := z.nkept
@@ -340,16 +356,20 @@ func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
 	} else {
 		z.nkept++
 	}
-	z.kept[i] = keptSide{s.TP, s.DP, s.EP, s.RedundantExperts, s.MemShare, m}
+	z.kept[i] = keptSide{s.TP, s.DP, s.EP, s.RedundantExperts, d.DraftTokens, s.MemShare, d.Acceptance, m}
 	return m, m.Err()
 }
 
 // sideInput is the job as one worker of side s runs it: its TP, DP, EP
 // and redundant experts, no pipeline or context split, its memory share
-// where the side sets one.
-func (z *DisaggSizer) sideInput(s DisaggSide) Input {
+// where the side sets one, and d's speculative decoding (both roles run
+// the draft module: the prefill worker over each prompt, the decode
+// worker in its steps; InferenceX's MoRI launcher passes the speculative
+// flags to both, benchmarks/multi_node/amd_utils/server_sglang.sh).
+func (z *DisaggSizer) sideInput(s DisaggSide, d Disagg) Input {
 	si := z.in
 	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
+	si.DraftTokens, si.DraftAcceptance = d.DraftTokens, d.Acceptance
 	if s.MemShare > 0 {
 		si.GPUMemUtil = s.MemShare
 	}
@@ -364,9 +384,9 @@ func (z *DisaggSizer) sideInput(s DisaggSide) Input {
 // that fits, as the aggregated estimate's note does; a user reading "the
 // model does not fit" of DeepSeek-R1 on 32 H100s would look for the wrong
 // cause.
-func (z *DisaggSizer) noKVRoom(side string, s DisaggSide) error {
+func (z *DisaggSizer) noKVRoom(side string, s DisaggSide, d Disagg) error {
 	reason := "the model and one request's KV cache do not fit a " + side + " worker"
-	si := z.sideInput(s)
+	si := z.sideInput(s, d)
 	si.GPUs, si.Batch = s.TP, 1 // one worker at one request, as NewServingModel sizes it
 	if f, ok := EngineShareFor(si); ok {
 		reason = fmt.Sprintf("SGLang's default --mem-fraction-static, %g here (%s), leaves a %s worker no KV cache; %s (%s, %s) fits it",
@@ -456,17 +476,9 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	if !(d.RequestSeconds >= 0 && d.RequestSeconds <= 3600) {
 		l.add("request-overhead", d.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
 	}
-	switch {
-	case d.DraftTokens < 0 || d.DraftTokens > 16:
-		l.add("mtp-draft-tokens", float64(d.DraftTokens), ErrRange, "want 0..16")
-	case d.DraftTokens > 0 && in.Arch.MTPLayers < 1:
-		l.add("mtp-draft-tokens", float64(d.DraftTokens), ErrIncompatible, "the model has no multi-token-prediction module (num_nextn_predict_layers)")
-	}
+	l.drafts(in, d.DraftTokens, d.Acceptance)
 	if !(d.Quantile >= 0 && d.Quantile < 1) {
 		l.add("quantile", d.Quantile, ErrRange, "want a quantile in [0, 1) (0: the means)")
-	}
-	if !(d.Acceptance >= 0 && d.Acceptance < 1) {
-		l.add("mtp-acceptance", d.Acceptance, ErrRange, "want a probability in [0, 1) (0: the DeepSeek-V3 figure)")
 	}
 	if in.Task.Training() {
 		l.add("task", 0, ErrIncompatible, "disaggregated serving is an inference task")
@@ -481,32 +493,27 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	}
 	// Sides of one shape (a planner's sizing of equal workers) share
 	// the model (side).
-	pm, err := z.side(d.Prefill)
+	pm, err := z.side(d.Prefill, d)
 	if err != nil {
 		return nil, prefixed("prefill-", err)
 	}
-	dm, err := z.side(d.Decode)
+	dm, err := z.side(d.Decode, d)
 	if err != nil {
 		return nil, prefixed("decode-", err)
 	}
 	if pm.MaxConcurrency() < 1 {
-		return nil, z.noKVRoom("prefill", d.Prefill)
+		return nil, z.noKVRoom("prefill", d.Prefill, d)
 	}
 	if dm.MaxConcurrency() < 1 {
-		return nil, z.noKVRoom("decode", d.Decode)
+		return nil, z.noKVRoom("decode", d.Decode, d)
 	}
 	hw = hw.withDefaults()
 
 	// Prefill of k prompts in one forward (fractional k between the two
 	// integers around it): Step of k whole prompts, as prefill(k, p).
-	// Speculative decoding's MTP block is one more decoder block (DeepSeek-V3
-	// report §2.2: an MTP module is a Transformer block with the shared
-	// embedding and output head): it runs over each prompt once, and once
-	// per draft token of a decode step, at 1/Layers of the forward.
-	block := 0.0
-	if d.DraftTokens > 0 && in.Arch.Layers > 0 {
-		block = 1 / float64(in.Arch.Layers)
-	}
+	// With speculative decoding the side models run the MTP module too
+	// (sideInput): over each prompt once, and in every decode step
+	// (StepSeconds, specTokenSeconds).
 	// Attention DP on the prefill worker: a prompt is one rank's, and the
 	// forward lasts as long as its busiest rank (StepSeconds counts it:
 	// rankSkewGrowth). Each prompt's handover then keeps the worker's
@@ -518,7 +525,7 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	}
 	forward := func(k, tokens int, ctx, kv float64) float64 {
 		st := Step{PrefillTokens: tokens, PrefillSeqs: k, PrefillContext: ctx, PrefillKV: kv}
-		return pm.StepSeconds(st)*(1+block) + float64(k)*handoverWork
+		return pm.StepSeconds(st) + float64(k)*handoverWork
 	}
 	prefill := func(k float64) float64 {
 		at := func(k int) float64 {
@@ -527,24 +534,16 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 		return between(at, k)
 	}
 	// A decode step of n requests at the mean context of a request in
-	// its decode phase: prompt plus half the output. With DraftTokens d
-	// the step drafts d tokens (d MTP blocks) and verifies d + 1 tokens of
-	// each request in one forward (the d draft tokens attend to the
-	// context like a prompt chunk, in the decode form: Step.Verify; the KV
-	// read once), and yields
-	// mtpAcceptedTokens of them: decode is the time per generated token.
-	dd := d.DraftTokens
-	tau := mtpAcceptedTokens(in.Engine, in.Arch, dd, d.Acceptance)
+	// its decode phase: prompt plus half the output; with DraftTokens the
+	// seconds per generated token of a draft-and-verify step
+	// (specTokenSeconds), which yields tau tokens a request.
+	tau := 1.0
+	if d.DraftTokens > 0 {
+		tau = mtpAcceptedTokens(in.Arch, d.DraftTokens, d.Acceptance)
+	}
 	decode := func(n float64) float64 {
 		at := func(n int) float64 {
-			ctx := float64(n) * (prompt + out/2)
-			one := dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: ctx})
-			if dd == 0 {
-				return one
-			}
-			verify := dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: ctx, PrefillTokens: n * dd, PrefillSeqs: n,
-				PrefillContext: float64(dd) * ctx, PrefillKV: float64(n * dd), Verify: true})
-			return (verify + float64(dd)*block*one) / tau
+			return dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: float64(n) * (prompt + out/2)})
 		}
 		return between(at, n)
 	}

@@ -759,8 +759,39 @@ func stageParams(in Input, ps pipeStage) stageShape {
 		mlp := placedMLPParams(in, atp) * frac
 		params += mlp
 		linGPU += mlp
+		if in.DraftTokens > 0 && last && body > 0 {
+			// Speculative decoding loads the MTP module beside the model
+			// (draftModuleParams), split over the GPUs as a block of the
+			// model is: this GPU's share of the stage's blocks.
+			share := (exGPU + (body-ex-kvp)/atp + kvp*kvShare + mlp) / body
+			d := draftModuleParams(a) * share
+			params += d
+			linGPU += d
+		}
 	}
 	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU, exGPU: exGPU}
+}
+
+// draftModuleParams is the parameters of the one multi-token-prediction
+// module a serving engine loads for speculative decoding (Arch.MTPParams
+// over Arch.MTPLayers): its Transformer block, its two norms and the
+// projection of the concatenated embedding and hidden state (DeepSeek-V3
+// report, arXiv:2412.19437 §2.2), without the embedding and output head,
+// which the engines share with the model: SGLang's draft model takes the
+// target's (DeepseekV3ForCausalLMNextN.set_embed_and_head, called from
+// python/sglang/srt/speculative/eagle_worker.py), as vLLM's EAGLE proposer
+// does where the shapes match (vllm/v1/spec_decode/eagle.py,
+// load_model). The engines load one module even where the checkpoint holds
+// more, and run it d times. The DeepSeek-V3 checkpoint's 14B of MTP
+// weights (its README, "671B of the Main Model weights and 14B of the
+// Multi-Token Prediction Module weights") count the embedding and head
+// again; the block alone is about 11.6B.
+func draftModuleParams(a Arch) float64 {
+	if a.MTPLayers < 1 || a.MTPParams <= 0 {
+		return 0
+	}
+	shared := 2 * float64(a.Vocab) * float64(a.Hidden)
+	return math.Max(float64(a.MTPParams)/float64(a.MTPLayers)-shared, 0)
 }
 
 // dpSharding is the parameters of one pipeline stage that SGLang lays out

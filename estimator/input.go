@@ -791,6 +791,22 @@ type Input struct {
 	// tensorrt_llm/llmapi/llm_args.py). TensorRT-LLM with attention data
 	// parallelism (DP > 1) only.
 	AttentionDPBalanceIters int
+	// DraftTokens is speculative decoding with the model's own
+	// multi-token-prediction module (Arch.MTPLayers; DeepSeek-V3 MTP as
+	// SGLang runs it, --speculative-algorithm EAGLE --speculative-num-steps
+	// d --speculative-eagle-topk 1; vLLM --speculative-config method
+	// deepseek_mtp, num_speculative_tokens d; TensorRT-LLM
+	// speculative_config decoding_type MTP, num_nextn_predict_layers d):
+	// each decode step drafts d tokens with the module, one pass of it a
+	// token, and the model verifies the d + 1 tokens of every sequence in
+	// one forward (specTokenSeconds). 0: none. Serving with vllm, sglang or
+	// trtllm only.
+	DraftTokens int
+	// DraftAcceptance is the probability that a draft token is accepted
+	// when the ones before it were; 0: the measured acceptance by draft
+	// position where one is published for the model's module
+	// (mtpAcceptedTokens), else MTPAcceptance for every draft.
+	DraftAcceptance float64
 	// RequestSeconds is a serving engine's fixed cost per request outside
 	// the GPU's steps (API server, tokenisation, scheduling, detokenising,
 	// streaming), measured on the user's own deployment (rightsize
@@ -956,7 +972,7 @@ var wholeRanges = [...]struct {
 	{"gpus", 1, maxGPUs}, {"tp", 1, maxGPUs}, {"pp", 1, maxGPUs}, {"cp", 1, maxGPUs},
 	{"ep", 0, maxGPUs}, {"dp", 0, maxGPUs}, {"redundant-experts", 0, maxGPUs}, {"nvlink-domain", 0, maxGPUs},
 	{"micro-batches", 0, maxBatch}, {"virtual-stages", 0, maxBatch}, {"scheduler-steps", 0, maxBatch}, {"scheduler-recv-interval", 0, maxBatch},
-	{"attention-dp-balance", 0, maxBatch},
+	{"attention-dp-balance", 0, maxBatch}, {"mtp-draft-tokens", 0, maxDraftTokens},
 	{"global-batch", 0, maxBatch * maxGPUs},
 	{"lora-rank", 1, 1 << 16},
 	{"zero", 0, 3},
@@ -1011,6 +1027,27 @@ func (l *errList) out(field string, value any, r Range, reason string, args ...a
 func (l *errList) whole(field string, value int, reason string, args ...any) {
 	r, _ := WholeRange(field)
 	l.out(field, value, r, reason, args...)
+}
+
+// drafts checks speculative decoding's d draft tokens a step at
+// acceptance acc for in (Input.DraftTokens and DraftAcceptance, the
+// disaggregated replica's Disagg fields): the model needs an MTP module
+// and a serving engine that runs it, TensorRT-LLM DeepSeek-V3's alone
+// (its MTPDecodingConfig drives the MTP layers of tensorrt_llm/_torch/
+// models/modeling_deepseekv3.py; no other model's module is read there).
+func (l *errList) drafts(in Input, d int, acc float64) {
+	switch {
+	case d < 0 || d > maxDraftTokens:
+		l.whole("mtp-draft-tokens", d, "want 0..%d", maxDraftTokens)
+	case d == 0:
+	case in.Arch.MTPLayers < 1:
+		l.add("mtp-draft-tokens", d, ErrIncompatible, "the model has no multi-token-prediction module (num_nextn_predict_layers)")
+	case in.Task.Training() || !(in.Engine == VLLM || in.Engine == SGLang || in.Engine == TRTLLM && deepSeekMTP(in.Arch)):
+		l.add("mtp-draft-tokens", d, ErrIncompatible, "speculative decoding with the MTP module runs on vllm and sglang serving, and on trtllm for DeepSeek-V3-family models")
+	}
+	if !(acc >= 0 && acc < 1) {
+		l.out("mtp-acceptance", acc, Range{Min: 0, Max: 1, HasMin: true, HasMax: true, MaxOpen: true}, "want a probability in [0, 1) (0: the measured figure for the model's module)")
+	}
 }
 
 // Validate checks in and returns nil or errors.Join of *InputError values,
@@ -1247,6 +1284,7 @@ func (in Input) validate(l *errList) {
 	} else if in.AttentionDPBalanceIters > 0 && (in.Engine != TRTLLM || train || in.DP <= 1) {
 		l.add("attention-dp-balance", in.AttentionDPBalanceIters, ErrIncompatible, "the attention-DP balance is a TensorRT-LLM serving option under attention data parallelism (--dp > 1)")
 	}
+	l.drafts(in, in.DraftTokens, in.DraftAcceptance)
 	if in.Quant.GGUF() && in.Engine != LlamaCpp {
 		l.add("quant", in.Quant, ErrIncompatible, "GGUF formats run on llamacpp")
 	}

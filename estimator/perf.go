@@ -239,13 +239,18 @@ type Perf struct {
 	// prefill of the requests admitted with it, and the engine's floor.
 	TimeToFirstToken float64
 	// DecodeStepSeconds is one decode step for Batch sequences at the
-	// mean context, with the engine's floor; DecodeTokenLatency is the
-	// time per output token a client sees (TPOT): the step plus the
-	// share of other requests' prefills that stall it.
+	// mean context, with the engine's floor (with speculative decoding,
+	// Input.DraftTokens, the draft-and-verify step, which yields
+	// AcceptedTokens tokens a sequence); DecodeTokenLatency is the time
+	// per output token a client sees (TPOT): the step over the tokens it
+	// yields plus the share of other requests' prefills that stall it.
 	DecodeStepSeconds     float64
 	DecodeTokenLatency    float64
-	DecodeTokensPerSecond float64 // Batch / DecodeStepSeconds × Replicas
-	DecodeMemoryBound     bool    // the decode step's device time is limited by memory bandwidth, not FLOPs
+	DecodeTokensPerSecond float64 // Batch × AcceptedTokens / DecodeStepSeconds × Replicas
+	// AcceptedTokens is the tokens one speculative decode step yields a
+	// sequence (mtpAcceptedTokens); 0 without Input.DraftTokens.
+	AcceptedTokens    float64
+	DecodeMemoryBound bool // the decode step's device time is limited by memory bandwidth, not FLOPs
 	// HostFloorSeconds is the engine's floor under one decode step
 	// (kernel launches, scheduler, sampler); the step takes at least this.
 	HostFloorSeconds float64
@@ -414,7 +419,7 @@ func sanitize(p Perf) Perf {
 	for _, f := range [...]*float64{&p.FLOPsPerToken, &p.HardwareFLOPsPerToken, &p.StepSeconds, &p.TokensPerStep,
 		&p.CommSeconds, &p.TokensPerSecond, &p.MFU, &p.ComputeEfficiency, &p.BandwidthUtil,
 		&p.PrefillTokensPerSecond, &p.TimeToFirstToken, &p.DecodeStepSeconds, &p.DecodeTokenLatency,
-		&p.DecodeTokensPerSecond, &p.HostFloorSeconds, &p.Uncertainty, &p.TokensPerSecondLow, &p.TokensPerSecondHigh} {
+		&p.DecodeTokensPerSecond, &p.AcceptedTokens, &p.HostFloorSeconds, &p.Uncertainty, &p.TokensPerSecondLow, &p.TokensPerSecondHigh} {
 		*f = finite(*f)
 	}
 	return p

@@ -85,6 +85,11 @@ type inferModel struct {
 	// step's prompt chunks each run their attention on one rank
 	// (rankSkewGrowth).
 	dpRanks float64
+	// Speculative decoding (Input.DraftTokens; specTokenSeconds): draft
+	// tokens a decode step verifies, the tokens a step yields
+	// (mtpAcceptedTokens) and the MTP module's share of a forward (one
+	// block of the model's layers). draft 0: none.
+	draft, tau, mtpBlock float64
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool
@@ -210,6 +215,10 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.tbo = in.TwoBatchOverlap && a2a > 0
 	m.dpRanks = dpRanks(in)
+	if in.DraftTokens > 0 && m.layers > 0 {
+		m.draft, m.mtpBlock = float64(in.DraftTokens), 1/m.layers
+		m.tau = mtpAcceptedTokens(a, in.DraftTokens, in.DraftAcceptance)
+	}
 	m.sc = newStepConsts(in)
 	if fp8Marlin(in, hw) {
 		// FP8 as W8A16 Marlin (fp8MarlinGEMMShare) reads its 8-bit
@@ -956,9 +965,40 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 	if fe := m.frontEndFloor(secs, batch); fe > secs {
 		// The API server streams the tokens slower than the GPU makes
 		// them: the host bounds the step.
-		return fe, BoundHost, memBound
+		secs, b = fe, BoundHost
+	}
+	if m.draft > 0 {
+		// Speculative decoding: the seconds per generated token of a
+		// draft-and-verify step (specTokenSeconds), the figure the closed
+		// form reads as its decode step.
+		secs = m.specTokenSeconds(batch, batch*ctx, secs)
 	}
 	return secs, b, memBound
+}
+
+// specTokenSeconds is the seconds per generated token of a speculative
+// decode step of n sequences whose contexts sum to ctxSum, where one is
+// the plain decode step of the same sequences: the module drafts
+// Input.DraftTokens d tokens, one pass of its block a token (the DeepSeek-V3
+// report, arXiv:2412.19437 §2.2: an MTP module is one Transformer block
+// beside the shared embedding and output head, so a pass costs a block's
+// share of the forward, mtpBlock), and the model verifies each
+// sequence's d + 1 tokens in one forward, the d draft tokens attending to
+// the context in the decode form and their KV written (Step.Verify; the
+// context's KV read once); the step yields tau tokens a sequence
+// (mtpAcceptedTokens). The simulator's steps (StepSeconds) and the
+// closed form (decodeStep) both take a token's worth, so TPOT, throughput
+// and a request's steps follow from the one figure; the disaggregated
+// decode worker prices its steps with it too. SGLang's EAGLE worker runs
+// the same chain (draft forward d times, then verify; python/sglang/srt/
+// speculative/eagle_worker.py), as TensorRT-LLM's MTP (the "MTP Eagle"
+// path, one module run d times) and vLLM's deepseek_mtp proposer do.
+func (m *inferModel) specTokenSeconds(n, ctxSum, one float64) float64 {
+	d := int(m.draft)
+	k := int(math.Ceil(n))
+	verify := m.rawStepSeconds(Step{DecodeSeqs: k, DecodeContext: ctxSum, PrefillTokens: k * d, PrefillSeqs: k,
+		PrefillContext: m.draft * ctxSum, PrefillKV: float64(k * d), Verify: true})
+	return (verify + m.draft*m.mtpBlock*one) / m.tau
 }
 
 // hfDecodeModel is m with its decode steps' compute at

@@ -161,25 +161,55 @@ type Step struct {
 // context; k whole prompts of p tokens are prefill(k, p). It returns 0
 // for an empty step, a training input or a model with an error, and
 // allocates nothing.
+//
+// With speculative decoding (Input.DraftTokens) a step's decoding
+// sequences each gain a token's worth of a draft-and-verify step
+// (specTokenSeconds: the step over the tokens it yields), so a simulated
+// step is one token of each decoding sequence, as without; its prompt
+// tokens cost their forward and the MTP module's pass over them (SGLang
+// runs the draft model's extend over every prefilled prompt), 1 +
+// mtpBlock times the step's part beyond its decodes.
 func (s *ServingModel) StepSeconds(st Step) float64 {
 	if s.err != nil || s.m.in.Task.Training() {
 		return 0
 	}
+	return s.m.stepSeconds(st)
+}
+
+// stepSeconds is StepSeconds on the model.
+func (m *inferModel) stepSeconds(st Step) float64 {
+	raw := m.rawStepSeconds(st)
+	if m.draft == 0 || st.Verify || raw == 0 {
+		return raw
+	}
+	if st.DecodeSeqs <= 0 {
+		return raw * (1 + m.mtpBlock)
+	}
+	one := raw
+	if st.PrefillTokens > 0 {
+		one = m.rawStepSeconds(Step{DecodeSeqs: st.DecodeSeqs, DecodeContext: st.DecodeContext})
+	}
+	return finite((raw-one)*(1+m.mtpBlock) + m.specTokenSeconds(float64(st.DecodeSeqs), max(st.DecodeContext, 0), one))
+}
+
+// rawStepSeconds is stepSeconds without speculative decoding: the step as
+// the scheduler forms it, each decoding sequence one token.
+func (m *inferModel) rawStepSeconds(st Step) float64 {
 	p, d := float64(max(st.PrefillTokens, 0)), float64(max(st.DecodeSeqs, 0))
 	tokens := p + d
 	if tokens == 0 {
 		return 0
 	}
-	ctok, lctx, kv := s.m.stepLoad(st, p, d)
-	secs, _, _ := s.m.stepSum(tokens, ctok, lctx, kv)
-	if s.m.dpRanks > 1 && p > 0 && !st.Verify {
+	ctok, lctx, kv := m.stepLoad(st, p, d)
+	secs, _, _ := m.stepSum(tokens, ctok, lctx, kv)
+	if m.dpRanks > 1 && p > 0 && !st.Verify {
 		k := float64(max(st.PrefillSeqs, 1))
-		secs += s.m.rankSkewGrowth(k, p/k, s.m.sc.attended(max(st.PrefillContext, 0)/p), tokens, ctok, lctx, kv)
+		secs += m.rankSkewGrowth(k, p/k, m.sc.attended(max(st.PrefillContext, 0)/p), tokens, ctok, lctx, kv)
 	}
 	// The running sequences: the decoding ones and those with a prompt
 	// chunk in the step.
 	seqs := d + float64(max(st.PrefillSeqs, 0))
-	return finite(s.m.frontEndFloor(secs+s.m.stepExtra(tokens, seqs, p == 0 || st.Verify), seqs))
+	return finite(m.frontEndFloor(secs+m.stepExtra(tokens, seqs, p == 0 || st.Verify), seqs))
 }
 
 // stepLoad is the compute in decode tokens' worth, the attention spans'
@@ -312,8 +342,14 @@ func (m *inferModel) perf(in Input, eff Efficiency, peak float64, w Workload) Pe
 	// Decode at the mean context of the generation, prompt + out/2: the
 	// KV read grows linearly, so this is close to the mean step time
 	// (exact while one term of the roofline dominates).
+	// With speculative decoding step is a draft-and-verify step's seconds
+	// per token it yields (specTokenSeconds); the step itself is tau of
+	// them.
 	step, bound, memBound := m.decodeStep(c, prompt+out/2)
 	p.DecodeStepSeconds, p.DecodeMemoryBound, p.Bound = step, memBound, bound
+	if m.draft > 0 {
+		p.DecodeStepSeconds, p.AcceptedTokens = step*m.tau, m.tau
+	}
 	p.DecodeTokensPerSecond = r * c / step
 	var ttft, tpot float64
 	if in.Engine.Pooled() {

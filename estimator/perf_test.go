@@ -634,6 +634,7 @@ func FuzzThroughput(f *testing.F) {
 	f.Add(uint8(0), uint8(0), uint8(1), uint8(1), uint8(0), 1, 2048, 1, 1, 1, false, false, 312e12, 2039e9, 0.0, 0.0, 0.0, 0.0, 0, 0, 0)
 	f.Add(uint8(2), uint8(1), uint8(1), uint8(1), uint8(0), 4, 4096, 16, 2, 2, true, false, 989e12, 3.35e12, 450e9, 0.5, 0.3, 0.9, 0, 0, 8)
 	f.Add(uint8(7), uint8(0), uint8(5), uint8(3), uint8(1), 256, 8192, 8, 8, 1, false, true, 1e18, 1e15, 1e15, 1.0, 1.0, 1.0, 4096, 4096, 0)
+	f.Add(uint8(7), uint8(0x80), uint8(5), uint8(3), uint8(4), 32, 2048, 8, 8, 1, false, false, 989e12, 4.8e12, 450e9, 0.0, 0.0, 0.0, 1024, 1024, 0)
 	f.Fuzz(func(t *testing.T, model, task, weights, kv, engine uint8, batch, seq, gpus, tp, pp int, gc, sel bool,
 		peak, bw, link, mfu, imfu, util float64, prompt, out, micro int) {
 		in := DefaultInput(archs[int(model)%len(archs)])
@@ -642,6 +643,9 @@ func FuzzThroughput(f *testing.F) {
 		in.GradCheckpointing, in.SelectiveRecompute = gc, sel
 		// The high bits drive the serving and host options.
 		in.EP, in.DP, in.SchedulerSteps = 1<<(kv>>5), 1<<(weights>>5), int(engine>>4)
+		// Speculative decoding's drafts from the task's top bits (0..3;
+		// DeepSeek-V3 has an MTP module, the others get input errors).
+		in.DraftTokens = int(task >> 6)
 		// Kernels (any, invalid combinations included) and engine
 		// releases on both sides of the overlap releases.
 		in.Kernel, in.EngineVersion = Kernel(int(task>>3)%(len(Kernels)+1)), EngineVersion{0, int(model>>3) % 16, 0}

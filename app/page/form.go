@@ -548,6 +548,15 @@ func (b *viewBuilder) overrides() BoxView {
 	size(FieldNCCL, MsgNCCL, res.PerGPU.NCCL)
 	size(FieldGraphs, graphsKey, res.PerGPU.CUDAGraphs)
 	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), checkF(FieldAsync, MsgAsync), textF(FieldHost, MsgHost))
+	// Speculative decoding where the model has an MTP module (or a link
+	// set it), its acceptance once drafts are set.
+	drafts := in.State[FieldDraft] != "" && in.State[FieldDraft] != "0"
+	if in.Job.In.Arch.MTPLayers > 0 || drafts {
+		box.Fields = b.fields(box.Fields, textF(FieldDraft, MsgDraft))
+	}
+	if a := in.State[FieldDraftAccept]; drafts || (a != "" && a != "0") {
+		box.Fields = b.fields(box.Fields, textF(FieldDraftAccept, MsgDraftAccept))
+	}
 	box.Open = in.Typed
 	for _, f := range OverrideFields {
 		box.Open = box.Open || in.State[f] != "" || !in.Errs[f].OK()
@@ -555,8 +564,9 @@ func (b *viewBuilder) overrides() BoxView {
 	for _, f := range engineSettings {
 		box.Open = box.Open || in.State[f] != DefaultState[f] || !in.Errs[f].OK()
 	}
-	// vLLM's async scheduling, shown for vLLM alone, opens it when set.
-	box.Open = box.Open || in.State[FieldAsync] == "1"
+	// vLLM's async scheduling, shown for vLLM alone, and speculative
+	// decoding, shown for a model with an MTP module, open it when set.
+	box.Open = box.Open || in.State[FieldAsync] == "1" || drafts || !in.Errs[FieldDraft].OK() || !in.Errs[FieldDraftAccept].OK()
 	return box
 }
 

@@ -478,6 +478,9 @@ const (
 	MsgEP
 	MsgRedundant
 	MsgAsync
+	MsgDraft
+	MsgDraftAccept
+	MsgMTPDetail
 	MsgDP
 	MsgKindHyperscaler
 	MsgKindGPUCloud
@@ -1039,6 +1042,9 @@ var messagesEN = [NMsgs]string{
 	MsgEP:                    "Expert parallel (EP, MoE)",
 	MsgRedundant:             "Redundant experts (EPLB copies)",
 	MsgAsync:                 "Async scheduling (vLLM --async-scheduling, opt-in before 0.14)",
+	MsgDraft:                 "MTP draft tokens per step (speculative decoding; 0: off)",
+	MsgDraftAccept:           "Draft acceptance (0: measured for the model)",
+	MsgMTPDetail:             "%s MTP draft tokens a step, %s tokens accepted a step",
 	MsgDP:                    "Attention data parallel (DP, serving)",
 	MsgKindHyperscaler:       "hyperscaler",
 	MsgKindGPUCloud:          "GPU cloud",
@@ -1564,6 +1570,9 @@ var MessagesRU = [NMsgs]string{
 	MsgEP:                    "Экспертный параллелизм (EP, MoE)",
 	MsgRedundant:             "Избыточные эксперты (копии EPLB)",
 	MsgAsync:                 "Асинхронное планирование (vLLM --async-scheduling, до 0.14 по запросу)",
+	MsgDraft:                 "Черновых токенов MTP за шаг (спекулятивное декодирование; 0: выкл.)",
+	MsgDraftAccept:           "Доля принятых черновиков (0: измеренная для модели)",
+	MsgMTPDetail:             "%s черновых токена MTP за шаг, принимается %s токена за шаг",
 	MsgDP:                    "DP-параллелизм внимания (сервинг)",
 	MsgKindHyperscaler:       "гиперскейлер",
 	MsgKindGPUCloud:          "GPU-облако",
@@ -2089,6 +2098,9 @@ var messagesZH = [NMsgs]string{
 	MsgEP:                    "专家并行（EP，MoE）",
 	MsgRedundant:             "冗余专家（EPLB 副本）",
 	MsgAsync:                 "异步调度（vLLM --async-scheduling，0.14 之前需手动开启）",
+	MsgDraft:                 "每步 MTP 草稿 token 数（投机解码；0：关闭）",
+	MsgDraftAccept:           "草稿接受率（0：该模型的实测值）",
+	MsgMTPDetail:             "每步 %s 个 MTP 草稿 token，每步接受 %s 个 token",
 	MsgDP:                    "注意力数据并行（DP，推理服务）",
 	MsgKindHyperscaler:       "超大规模云",
 	MsgKindGPUCloud:          "GPU 云",

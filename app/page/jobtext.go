@@ -269,6 +269,18 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 		in.ZeRO, j.ZeROAuto = 3, false
 	}
 	j.FSDPNoSyncGiven = t.Set[jobspec.FSDPNoSync]
+	// Speculative decoding: the drafts and their acceptance, whose ranges
+	// and fit to the model and engine the estimator checks (Validate).
+	// An acceptance that is no number reads as NaN, which the estimator
+	// refuses with its range.
+	r.whole(jobspec.MTPDraftTokens, &in.DraftTokens)
+	if a := strings.TrimSpace(t.Text[jobspec.MTPAcceptance]); a != "" {
+		x, err := strconv.ParseFloat(a, 64)
+		if err != nil {
+			x = math.NaN()
+		}
+		in.DraftAcceptance = x
+	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
 	switch {
 	case err != nil:

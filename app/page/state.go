@@ -98,6 +98,8 @@ const (
 	FieldAdapterDType
 	FieldRedundant
 	FieldAsync
+	FieldDraft       // speculative decoding's drafts a step (estimator.Input.DraftTokens)
+	FieldDraftAccept // their acceptance (estimator.Input.DraftAcceptance)
 	// FieldOffer is the offer a planner row the user applied rents
 	// (WithPlan, Plan.Offer): the job is estimated and timed on one GPU
 	// (or slice) of its instances as the planner did (planner.OnOffer);
@@ -152,6 +154,7 @@ var FieldNames = [NFields]string{
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
 	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
 	FieldAttnKernel: "attention-kernel", FieldAdapterDType: "adapter-dtype", FieldOffer: "offer", FieldRedundant: "redundant-experts", FieldAsync: "async-scheduling",
+	FieldDraft: "mtp-draft-tokens", FieldDraftAccept: "mtp-acceptance",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -290,6 +293,10 @@ func (s *ViewState) Shown(f Field) bool {
 	case FieldAsync:
 		// vLLM's opt-in before 0.14 (estimator.Input.AsyncScheduling).
 		return !train && ok && eng == estimator.VLLM
+	case FieldDraft, FieldDraftAccept:
+		// Speculative decoding with the model's MTP module runs on the
+		// serving engines (estimator.Input.DraftTokens).
+		return !train && pooled
 	case FieldDP:
 		// Attention data parallelism is a serving engine's (SGLang's
 		// --enable-dp-attention, vLLM's and TensorRT-LLM's attention DP).

@@ -707,6 +707,11 @@ func (b *viewBuilder) perf() PerfView {
 			{ID: "rs-throughput", Label: b.t(MsgThroughputInfer), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(MsgFDecode, verify)},
 			{ID: "rs-cost-at-speed", Label: b.t(MsgCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(MsgFCostPerM, verify)},
 		}
+		if p.AcceptedTokens > 0 {
+			// Speculative decoding: the drafts a step and the tokens a
+			// step yields, as rightsize estimate's speculative line says.
+			facts[1].Detail = Fill(b.t(MsgMTPDetail), l.Count(int64(j.In.DraftTokens)), l.Fixed(p.AcceptedTokens, 2))
+		}
 		if v.FirstWaveSeconds > 0 {
 			// The mean TTFT is the simulated closed-loop benchmark's,
 			// its first wave late by the estimated cold start, as the

@@ -661,7 +661,9 @@ func (e *emitter) disaggRouter(sides [2]disaggSide) string {
 // on the context side disable_overlap_scheduler (the
 // docs: the overlap scheduler is not supported on context servers);
 // without CUDA graphs where the plan assumed none (in.EnforceEager:
-// trtllmNoGraphs).
+// trtllmNoGraphs), and the plan's speculative decoding on both sides
+// (trtllmMTP: the context server drafts the first tokens' MTP state, as
+// the estimate runs the module over every prompt).
 func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int, in estimator.Input) string {
 	var b strings.Builder
 	b.WriteString("# trtllm-serve --extra_llm_api_options of the " + side + " servers\n")
@@ -676,6 +678,7 @@ func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens in
 	if in.EnforceEager {
 		b.WriteString(trtllmNoGraphs)
 	}
+	b.WriteString(trtllmMTP(in))
 	b.WriteString("cache_transceiver_config:\n  backend: \"NIXL\"\n  max_tokens_in_buffer: " + itoa(bufferTokens) + "\n")
 	return b.String()
 }

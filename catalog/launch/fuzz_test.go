@@ -137,6 +137,18 @@ func scenarios(t *testing.T) {
 				}
 			}
 		}
+		// Speculative decoding (the MTP golden case), aggregated and
+		// disaggregated, on every serving engine.
+		for i, c := range goldenCases {
+			if c.name != "deepseek-r1-tp8-mtp2" {
+				continue
+			}
+			req, r := row(i)
+			for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
+				serveCases = append(serveCases, scenario{kind: k, req: req, row: r})
+				disaggCases = append(disaggCases, scenario{kind: k, req: req, row: r, disagg: true, router: launch.Routers[0]})
+			}
+		}
 		req, r := row(1)
 		r.InstancesPerReplica, r.Instances = 2, 2
 		for _, k := range []launch.Kind{launch.VLLM, launch.SGLang} {

@@ -241,6 +241,21 @@ var goldenCases = []goldenCase{
 		},
 	},
 	{
+		// DeepSeek-R1 in FP8 on one 8 × H200 instance with speculative
+		// decoding over its MTP module, two drafts a step
+		// (estimator.Input.DraftTokens): vLLM's --speculative-config with
+		// deepseek_mtp, SGLang's EAGLE flags with SGLANG_ENABLE_SPEC_V2
+		// and --max-running-requests (its default would drop to 48),
+		// TensorRT-LLM's speculative_config in its options file.
+		name: "deepseek-r1-tp8-mtp2", model: "deepseek-ai/DeepSeek-R1", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request {
+			r := deepseekR1FP8(t)
+			r.Input.DraftTokens = 2
+			return r
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row { return servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 7) },
+	},
+	{
 		// DeepSeek-R1 in FP8 on 8 × H200 at the layout the planner
 		// chooses for it: attention data parallelism and the experts over
 		// the copy's 8 GPUs (DP 8, EP 8), seven replicas. SGLang writes

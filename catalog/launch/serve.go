@@ -275,7 +275,7 @@ const trtllmOptions = "extra_llm_api_options.yaml"
 // for in needs that file: attention data parallelism, or a plan without
 // CUDA graphs (trtllmNoGraphs).
 func trtllmNeedsOptions(s copyShape, in estimator.Input) bool {
-	return s.dp > 1 || in.EnforceEager || s.redundant > 0
+	return s.dp > 1 || in.EnforceEager || s.redundant > 0 || in.DraftTokens > 0
 }
 
 // trtllmOptionsYAML is that file for copy shape s: attention data
@@ -298,7 +298,35 @@ func trtllmOptionsYAML(s copyShape, in estimator.Input) string {
 	if in.EnforceEager {
 		b.WriteString(trtllmNoGraphs)
 	}
+	b.WriteString(trtllmMTP(in))
 	return b.String()
+}
+
+// trtllmMTP is the speculative decoding a plan priced (estimator.Input.
+// DraftTokens) as TensorRT-LLM's options set it: TorchLlmArgs'
+// speculative_config as an MTPDecodingConfig (decoding_type MTP,
+// num_nextn_predict_layers d: "Each module predicts the next token, so N
+// modules produce N draft tokens"; tensorrt_llm/llmapi/llm_args.py), as
+// the InferenceX recipes write it (benchmarks/single_node/fixed_seq_len/
+// dsr1_fp8_h200_trt_mtp.sh at 843c6254); "" without drafts.
+func trtllmMTP(in estimator.Input) string {
+	if in.DraftTokens <= 0 {
+		return ""
+	}
+	return "speculative_config:\n  decoding_type: \"MTP\"\n  num_nextn_predict_layers: " + itoa(in.DraftTokens) + "\n"
+}
+
+// poolSeqs is the requests copy shape s of engine k holds at once by its
+// KV pool (estimator.Result.MaxConcurrentSeqs at the workload's
+// lengths), what the plan's simulator let run where the engine's own
+// default sets no cap; 0 where the estimate fails.
+func (e *emitter) poolSeqs(k Kind, s copyShape) int {
+	in := e.engineInput(k, s)
+	r, err := estimator.Estimate(in)
+	if err != nil || r.MaxConcurrentSeqs < 1 {
+		return 0
+	}
+	return int(min(r.MaxConcurrentSeqs, 1<<20))
 }
 
 // trtllmLoadBalancer is the MoE load balancer that holds copy shape s's
@@ -706,6 +734,18 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// EngineArgs, vllm/engine/arg_utils.py).
 			c.bare("--no-enable-prefix-caching")
 		}
+		if d := e.in.DraftTokens; d > 0 {
+			// The speculative decoding the plan priced
+			// (estimator.Input.DraftTokens): vLLM's --speculative-config,
+			// a JSON SpeculativeConfig (method mtp, which
+			// SpeculativeConfig.__post_init__ resolves to the model's own
+			// MTP proposer and to which it rewrites the per-model names,
+			// deepseek_mtp and glm4_moe_mtp among MTPModelTypes, "is
+			// deprecated and replaced with mtp"; num_speculative_tokens;
+			// vllm/config/speculative.py, EngineArgs.speculative_config in
+			// vllm/engine/arg_utils.py).
+			c.flag("--speculative-config", `{"method":"mtp","num_speculative_tokens":`+itoa(d)+`}`)
+		}
 		if !e.runBatch(k) {
 			c.flag("--host", "0.0.0.0")
 			c.num("--port", servePort)
@@ -829,6 +869,30 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// ServerArgs.disable_radix_cache
 			// (python/sglang/srt/server_args.py).
 			c.bare("--disable-radix-cache")
+		}
+		if d := e.in.DraftTokens; d > 0 {
+			// The speculative decoding the plan priced
+			// (estimator.Input.DraftTokens): SGLang's EAGLE worker over the
+			// model's own MTP module, a chain of d drafts (topk 1, d + 1
+			// tokens verified), as SGLang's DeepSeek usage docs and the
+			// InferenceX recipes launch it (docs/basic_usage/
+			// deepseek_v3.md, "Multi-token Prediction";
+			// benchmarks/single_node/fixed_seq_len/dsr1_fp8_h200_mtp.sh).
+			// ServerArgs._handle_speculative_decoding (python/sglang/srt/
+			// server_args.py at 469c63e5) takes the draft from the model's
+			// own checkpoint for DeepSeek-V3 and GLM-4.5, resets
+			// max_running_requests to 48 where it is not given, and turns
+			// the overlap scheduler off unless SGLANG_ENABLE_SPEC_V2 is
+			// set: the plan priced the overlap and the KV pool's
+			// concurrency, so both are written.
+			c.flag("--speculative-algorithm", "EAGLE")
+			c.num("--speculative-num-steps", d)
+			c.num("--speculative-eagle-topk", 1)
+			c.num("--speculative-num-draft-tokens", d+1)
+			c.setenv("SGLANG_ENABLE_SPEC_V2", "1", "")
+			if seqs == 0 {
+				seqs = e.poolSeqs(k, s)
+			}
 		}
 		// SGLang's static share holds the weights and the KV pool
 		// (memShare: the share the estimate sized the pool with).

@@ -106,7 +106,7 @@ func commands(t *testing.T, text string) []invocation {
 		}
 		toks := strings.Fields(strings.TrimSuffix(line, "&"))
 		env := map[string]string{}
-		for len(toks) > 0 && regexp.MustCompile(`^[A-Z_]+=`).MatchString(toks[0]) {
+		for len(toks) > 0 && regexp.MustCompile(`^[A-Z_][A-Z0-9_]*=`).MatchString(toks[0]) {
 			k, v, _ := strings.Cut(toks[0], "=")
 			env[k] = v
 			toks = toks[1:]
@@ -531,7 +531,10 @@ func checkAccelerate(t *testing.T, where, text string) map[string]any {
 // not at that commit); a copy with redundant experts sets TorchLlmArgs'
 // moe_config.load_balancer (MoeConfig.load_balancer, a
 // MoeLoadBalancerConfig: num_slots, layer_updates_per_iter; the same
-// copies).
+// copies); a plan with speculative decoding sets TorchLlmArgs'
+// speculative_config as an MTPDecodingConfig (decoding_type "MTP",
+// num_nextn_predict_layers; llm_args.py in the stored copies, as the
+// InferenceX TensorRT-LLM MTP recipes write it).
 var llmAPIOptions = map[string]string{
 	"enable_attention_dp":                             "boolean",
 	"disable_overlap_scheduler":                       "boolean",
@@ -547,6 +550,9 @@ var llmAPIOptions = map[string]string{
 	"moe_config.load_balancer":                        "object",
 	"moe_config.load_balancer.num_slots":              "integer",
 	"moe_config.load_balancer.layer_updates_per_iter": "integer",
+	"speculative_config":                              "object",
+	"speculative_config.decoding_type":                "string",
+	"speculative_config.num_nextn_predict_layers":     "integer",
 }
 
 // cacheTransceiverBackends are the values of cache_transceiver_config's

@@ -120,6 +120,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = boolFlag(fs, jobspec.AsyncScheduling, "vLLM --async-scheduling on a release before 0.14 (--engine-version), where it is opt-in: the scheduler runs a step ahead of the GPU, so the host's 21 µs a running sequence between steps goes (from 0.14 the default; the flag changes nothing)")
 		noPrefixCache    = fs.Bool("no-prefix-cache", false, "vLLM and SGLang: run without the prefix cache (SGLang --disable-radix-cache, vLLM --no-enable-prefix-caching; --emit writes it), as benchmark recipes do; with SGLang the benchmark's ignore-eos requests are then admitted only when the KV pool can hold every running request's whole output")
 		recvInterval     = fs.Int("scheduler-recv-interval", 0, "SGLang --scheduler-recv-interval: new requests are taken off the socket every that many decode steps and at the step after a prefill (SGLang's receive skipper; the waiting queue is scheduled every step), as some benchmark recipes set it; 0: every pass (SGLang's default)")
+		_                = intFlag(fs, jobspec.MTPDraftTokens, "serving with vllm, sglang or trtllm: speculative decoding with the model's multi-token-prediction module (DeepSeek-V3/R1, GLM-4.5), d draft tokens a decode step verified together (SGLang --speculative-algorithm EAGLE --speculative-num-steps d; vLLM --speculative-config method deepseek_mtp; TensorRT-LLM MTP num_nextn_predict_layers d; --emit writes it); 0: none")
+		_                = floatFlag(fs, jobspec.MTPAcceptance, fmt.Sprintf("with --mtp-draft-tokens: probability a draft token is accepted when the ones before it were (0: DeepSeek-R1's measured tokens a step by draft count, 1.92 at one draft to 3.01 at five, else %.2f, DeepSeek-V3's measured 85-90%%). Benchmarks of random-token prompts accept fewer", estimator.MTPAcceptance))
 		dpBalance        = fs.Int("attention-dp-balance", 0, "TensorRT-LLM with --dp > 1: attention_dp_config enable_balance with timeout_iters N (batching_wait_iters 0), as some benchmark recipes set it; 0: off (TensorRT-LLM's default)")
 		gpu              = textFlag(fs, jobspec.GPU, "catalog GPU ID (e.g. h100-sxm); a plan for an ID in no form factor (a100-80gb, h100-80gb, h200-141gb) takes the chip's SXM, PCIe and NVL offers too")
 		vram             = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
@@ -559,7 +561,12 @@ type perfJSON struct {
 	TimeToFirstToken   float64 `json:"time_to_first_token_seconds,omitempty"`
 	DecodeTokenLatency float64 `json:"decode_token_latency_seconds,omitempty"`
 	DecodeStepSeconds  float64 `json:"decode_step_seconds,omitempty"`
-	HostFloorSeconds   float64 `json:"host_floor_seconds,omitempty"`
+	// MTPAcceptedTokens is the tokens one speculative decode step yields
+	// a sequence with --mtp-draft-tokens (decode_step_seconds is then the
+	// draft-and-verify step, decode_token_latency_seconds per token);
+	// absent without.
+	MTPAcceptedTokens float64 `json:"mtp_accepted_tokens_per_step,omitempty"`
+	HostFloorSeconds  float64 `json:"host_floor_seconds,omitempty"`
 	// HostClass is the host CPU class behind HF eager's cost per op
 	// ("server", "legacy-server", "desktop"; --host or the catalog's).
 	HostClass              string  `json:"host_class,omitempty"`
@@ -576,6 +583,7 @@ func newPerfJSON(in estimator.Input, p estimator.Perf, tokens float64) *perfJSON
 	if in.Task == estimator.Inference {
 		j.TimeToFirstToken, j.DecodeTokenLatency, j.DecodeMemoryBound = p.TimeToFirstToken, p.DecodeTokenLatency, p.DecodeMemoryBound
 		j.DecodeStepSeconds, j.HostFloorSeconds, j.PrefillTokensPerSecond = p.DecodeStepSeconds, p.HostFloorSeconds, p.PrefillTokensPerSecond
+		j.MTPAcceptedTokens = p.AcceptedTokens
 		return j
 	}
 	j.TrainTokens, j.JobSeconds, j.GPUHours = tokens, estimator.JobTime(p, tokens), estimator.GPUHours(p, tokens)
@@ -595,6 +603,17 @@ func (j *perfJSON) setGoodput(in estimator.Input, p estimator.Perf, tokens, g fl
 	j.Goodput, j.JobSecondsWithOverhead, j.GPUHoursWithOverhead = run.Goodput, run.SecondsWithOverhead, run.GPUHoursWithOverhead
 }
 
+// acceptanceSource says where the estimate's draft acceptance comes from.
+func acceptanceSource(in estimator.Input) string {
+	switch {
+	case in.DraftAcceptance > 0:
+		return fmt.Sprintf("--mtp-acceptance %g", in.DraftAcceptance)
+	case estimator.MeasuredMTP(in.Arch):
+		return "DeepSeek-R1's measured acceptance by draft position; random-token benchmarks accept fewer, --mtp-acceptance sets yours"
+	}
+	return fmt.Sprintf("%.2f a draft, DeepSeek-V3's measured second-token acceptance; --mtp-acceptance sets yours", estimator.MTPAcceptance)
+}
+
 func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 	if p == nil {
 		return
@@ -609,6 +628,10 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 		return
 	}
 	fmt.Fprintf(w, "\nspeed (estimate, %.0f–%.0f tokens/s): %.0f tokens/s, MFU %.0f%%, %s-bound\n", p.TokensPerSecondLow, p.TokensPerSecondHigh, p.TokensPerSecond, 100*p.MFU, p.Bound)
+	if p.MTPAcceptedTokens > 0 {
+		fmt.Fprintf(w, "speculative decoding: %d draft tokens a step with the MTP module, %.2f tokens accepted a step (%s), a %.1f ms draft-and-verify step\n",
+			in.DraftTokens, p.MTPAcceptedTokens, acceptanceSource(in), 1000*p.DecodeStepSeconds)
+	}
 	if in.Task == estimator.Inference {
 		if s := p.Serving; s != nil {
 			wave := "" // the cold first wave the run was given (--first-wave-seconds)

@@ -24,9 +24,7 @@ type disaggFlags struct {
 	pred, dred            *int // each side's redundant experts
 	kvGbps, kvLatency     *float64
 	prefillHandover       *float64
-	draft                 *int     // --mtp-draft-tokens
-	accept                *float64 // --mtp-acceptance
-	simulate              *bool    // --simulate
+	simulate              *bool // --simulate
 }
 
 // defineDisagg registers the --disagg flags on fs.
@@ -48,8 +46,6 @@ func defineDisagg(fs *flag.FlagSet) *disaggFlags {
 	}{{"prefill", &f.pred}, {"decode", &f.dred}} {
 		*r.v = fs.Int(r.s+"-redundant-experts", 0, "with --disagg: extra expert copies over each "+r.s+" worker's EP ranks, so that --"+r.s+"-ep divides experts + these (as --redundant-experts; SGLang --ep-num-redundant-experts)")
 	}
-	f.draft = fs.Int("mtp-draft-tokens", 0, "with --disagg: speculative decoding with the model's multi-token-prediction module, d draft tokens per decode step verified together (SGLang --speculative-algorithm EAGLE --speculative-num-steps d, TensorRT-LLM MTP num_nextn_predict_layers d); 0: none")
-	f.accept = fs.Float64("mtp-acceptance", 0, fmt.Sprintf("with --mtp-draft-tokens: probability a draft token is accepted when the ones before it were (0: TensorRT-LLM's measured tokens per step for DeepSeek-V3/R1, else %.2f, DeepSeek-V3's measured 85-90%%)", estimator.MTPAcceptance))
 	f.kvGbps = fs.Float64("kv-transfer-gbps", 0, "with --disagg: Gbit/s per GPU the KV cache crosses between prefill and decode workers (0: NVLink where both sides fit one NVLink domain, else --network-gbps per GPU or 400 Gbit/s per Hopper/Blackwell GPU)")
 	f.prefillHandover = fs.Float64("prefill-handover", 0, fmt.Sprintf("with --disagg: seconds a prefill worker spends on each prompt's handover besides its forward, busy (0: the engine's fitted figure, %.0f ms on SGLang, none on the others)", 1000*estimator.PrefillHandoverSeconds(estimator.SGLang)))
 	f.kvLatency = fs.Float64("kv-transfer-latency", 0, fmt.Sprintf("with --disagg: seconds each request's KV handover costs besides the bytes (0: the fitted %.0f ms)", 1000*estimator.DisaggHandoverSeconds))
@@ -65,7 +61,7 @@ func (f *disaggFlags) active(set map[string]bool) (bool, error) {
 	}
 	for _, n := range []string{"prefill-workers", "prefill-tp", "prefill-dp", "prefill-ep", "prefill-batch", "decode-workers",
 		"decode-tp", "decode-dp", "decode-ep", "decode-batch", "prefill-redundant-experts", "decode-redundant-experts", "kv-transfer-gbps",
-		"kv-transfer-latency", "prefill-handover", "mtp-draft-tokens", "mtp-acceptance", "simulate"} {
+		"kv-transfer-latency", "prefill-handover", "simulate"} {
 		if set[n] && !*f.on {
 			return false, fmt.Errorf("--%s: only with --disagg", n)
 		}
@@ -193,7 +189,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		Prefill:     estimator.DisaggSide{Workers: *f.pw, TP: *f.ptp, DP: *f.pdp, EP: *f.pep, RedundantExperts: *f.pred, Batch: *f.pb},
 		Decode:      estimator.DisaggSide{Workers: *f.dw, TP: *f.dtp, DP: *f.ddp, EP: *f.dep, RedundantExperts: *f.dred, Batch: *f.db},
 		Concurrency: in.Batch, KVBandwidth: *f.kvGbps * 1e9 / 8, KVLatencySeconds: *f.kvLatency, PrefillHandoverSeconds: *f.prefillHandover,
-		DraftTokens: *f.draft, Acceptance: *f.accept,
+		DraftTokens: in.DraftTokens, Acceptance: in.DraftAcceptance,
 	}
 	if in.TwoBatchOverlap && !estimator.TwoBatchOverlaps(d.Prefill.EP, d.Prefill.DP) && !estimator.TwoBatchOverlaps(d.Decode.EP, d.Decode.DP) {
 		return fail("--two-batch-overlap: %s on a side (--prefill-ep and --prefill-dp, or --decode-ep and --decode-dp)", estimator.TwoBatchOverlapNeeds)

@@ -88,6 +88,8 @@ const (
 	MaxBatchedTokens
 	EnforceEager
 	AsyncScheduling
+	MTPDraftTokens
+	MTPAcceptance
 	GPU
 	UsableVRAM
 	GPUs
@@ -210,9 +212,14 @@ var Fields = [N]Spec{
 	// opt-in (estimator.Input.AsyncScheduling); the page shows it among a
 	// vLLM job's engine settings.
 	AsyncScheduling: {"async-scheduling", "as", "0", Bool},
-	GPU:             {"gpu", "g", "", Text},
-	UsableVRAM:      {"usable-vram", "uv", "", Text},
-	GPUs:            {"gpus", "n", "1", Int},
+	// Speculative decoding with the model's multi-token-prediction module
+	// (estimator.Input.DraftTokens, DraftAcceptance): 0 drafts is none,
+	// acceptance 0 the measured figure for the module.
+	MTPDraftTokens: {"mtp-draft-tokens", "mtp", "0", Int},
+	MTPAcceptance:  {"mtp-acceptance", "mtpa", "0", Float},
+	GPU:            {"gpu", "g", "", Text},
+	UsableVRAM:     {"usable-vram", "uv", "", Text},
+	GPUs:           {"gpus", "n", "1", Int},
 	// Empty (0 on the command line unless given): estimator.ZeRODefault,
 	// 1 for pre-training over data-parallel replicas, else 0.
 	ZeRO:    {"zero", "z", "", Int},
