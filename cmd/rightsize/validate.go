@@ -395,6 +395,7 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	}
 	writeLoadBreakdown(w, cases)
 	writeGPUStackBreakdown(w, cases)
+	writeMTPSection(w, cases)
 	writeDisaggSection(w, cases)
 	fmt.Fprintln(w, "\n## What the model leaves out")
 	fmt.Fprintln(w)
@@ -613,7 +614,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, inferencexTableCases, inferencexBlogCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, devicePrefillCases, deviceH200MemoryCases, deviceFSDPMemoryCases, disaggCases, wideEPCases} {
+		inferencexCases, inferencexMTPCases, inferencexTableCases, inferencexBlogCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, devicePrefillCases, deviceH200MemoryCases, deviceFSDPMemoryCases, disaggCases, wideEPCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err
