@@ -433,6 +433,11 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 // model checks d and builds its step model.
 func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	in, hw, w := z.in, z.hw, z.w
+	if d.DraftTokens == 0 {
+		// A replica laid out for a job with speculative decoding (a
+		// planner's disaggregated alternative) runs the job's drafts.
+		d.DraftTokens, d.Acceptance = in.DraftTokens, in.DraftAcceptance
+	}
 	var l errList
 	for _, s := range []struct {
 		name string

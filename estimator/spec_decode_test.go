@@ -198,3 +198,30 @@ func unwrapAll(err error) []error {
 	}
 	return []error{err}
 }
+
+// TestDisaggTakesTheJobsDrafts: a disaggregated replica sized for a job
+// with drafts (a planner's alternative names none in its Disagg) runs
+// them, as the job's aggregated copies do.
+func TestDisaggTakesTheJobsDrafts(t *testing.T) {
+	in, hw := specInput(t)
+	w := Workload{PromptTokens: 1024, OutputTokens: 1024}
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1}, Concurrency: 8}
+	plain, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.DraftTokens = 2
+	job, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.DraftTokens = 2
+	named, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.AcceptedTokens != 1 || job.AcceptedTokens != 2.58 || job != named {
+		t.Errorf("accepted tokens a step %g without drafts, %g with the job's, and the job's point %+v against the named %+v",
+			plain.AcceptedTokens, job.AcceptedTokens, job, named)
+	}
+}

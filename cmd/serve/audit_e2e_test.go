@@ -6,7 +6,8 @@ package main
 // and shot at desktop and phone width in every language, for a person to
 // read: LoRA and QLoRA fine-tunes of an 8B and a 70B model, a batch
 // inference job on vLLM, an AMD GPU, a job that does not fit the chosen
-// GPU, and bad input in two fields. Beyond the shots, the test checks
+// GPU, DeepSeek-R1 with MTP speculative decoding, and bad input in two
+// fields. Beyond the shots, the test checks
 // what holds on every one of them: no "NaN", "Inf" or "0 GiB" on the
 // page, an error next to each bad field at once, and a field's note as
 // wide as its field.
@@ -27,6 +28,9 @@ var auditJobs = []struct{ name, frag string }{
 	{"batch", "m=llama-3.3-70b&e=vllm&req=2000000&dl=12&s=4096&out=256"},
 	{"amd", "m=llama-3.1-70b&g=mi300x&e=vllm&rps=10"},
 	{"nofit", "m=llama-3.1-405b&t=finetune&g=l4&n=1"},
+	// DeepSeek-R1 served on 8 × H200 with two MTP drafts a step: the
+	// engine settings open with the drafts and their acceptance.
+	{"mtp", "m=deepseek-r1&p=fp8&e=sglang&g=h200-sxm&n=8&tp=8&mtp=2&rps=5"},
 	{"bad", "m=llama-3.1-8b&b=abc&s=-5"},
 }
 
