@@ -302,9 +302,15 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "%s on %s, TP %d, %d/%d tokens per request (simulated, estimate); %s scheduler: token budget %d, max seqs %d, KV pool %d tokens, %.0f ms per request outside the GPU\n\n",
+	fmt.Fprintf(stdout, "%s on %s, TP %d, %d/%d tokens per request (simulated, estimate); %s scheduler: token budget %d, max seqs %d, KV pool %d tokens, %.0f ms per request outside the GPU\n",
 		job.name, job.gpu.ID, in.TP, cfg.Load.PromptTokens, cfg.Load.OutputTokens, in.Engine, cfg.Policy.TokenBudget, cfg.Policy.MaxSeqs,
 		cfg.Model.KVPoolTokens(), 1000*cfg.Policy.RequestSeconds)
+	if p, err := cfg.Model.Perf(1); err == nil && p.AcceptedTokens > 0 {
+		// The estimate's speculative line (printPerf), here too.
+		fmt.Fprintf(stdout, "speculative decoding: %d draft tokens a step with the MTP module, %.2f tokens accepted a step (%s)\n",
+			in.DraftTokens, p.AcceptedTokens, acceptanceSource(in))
+	}
+	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "load\tTTFT mean\tp50\tp99\tTPOT mean\tp50\tp99\ttok/s\treq/s\tgoodput\tlimit\t")
 	for _, p := range points {

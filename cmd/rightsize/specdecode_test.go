@@ -50,6 +50,11 @@ func TestEstimateSpeculativeDecoding(t *testing.T) {
 	if !strings.Contains(text, "speculative decoding: 2 draft tokens a step with the MTP module, 2.58 tokens accepted a step (DeepSeek-R1's measured acceptance by draft position") {
 		t.Errorf("text:\n%s", text)
 	}
+	sim, _, _ := runCLI("simulate", "--model", "deepseek-r1", "--precision", "fp8", "--gpu", "h200-sxm", "--engine", "sglang",
+		"--tp", "8", "--gpus", "8", "--batch", "8", "--prompt-tokens", "1024", "--output-tokens", "1024", "--mtp-draft-tokens", "2")
+	if !strings.Contains(sim, "speculative decoding: 2 draft tokens a step with the MTP module, 2.58 tokens accepted a step") {
+		t.Errorf("simulate:\n%s", sim)
+	}
 	emit, _, code := runCLI("plan", "--model", "deepseek-r1", "--precision", "fp8", "--gpu", "h200-sxm", "--engine", "sglang",
 		"--requests-per-second", "5", "--prompt-tokens", "1024", "--output-tokens", "1024", "--mtp-draft-tokens", "2", "--emit", "sglang")
 	if code != 0 || !strings.Contains(emit, "--speculative-num-steps 2") || !strings.Contains(emit, "SGLANG_ENABLE_SPEC_V2=1") ||
