@@ -36,10 +36,10 @@ func TestSpeculativeDecodingOnThePage(t *testing.T) {
 		}
 		return ""
 	}
-	if got := detail(v1); got != "2 MTP draft tokens a step, 2.58 tokens accepted a step" {
+	if got := detail(v1); got != "MTP draft tokens a step: 2; tokens accepted a step: 2.58" {
 		t.Errorf("English detail %q", got)
 	}
-	if ru, _, _ := pageOf(t, base+"&mtp=2&l=ru", nil); !strings.Contains(detail(ru), "2,58") {
+	if ru, _, _ := pageOf(t, base+"&mtp=2&l=ru", nil); detail(ru) != "черновых токенов MTP за шаг: 2; принятых токенов за шаг: 2,58" {
 		t.Errorf("Russian detail %q", detail(ru))
 	}
 	if d := detail(v0); d != "" {

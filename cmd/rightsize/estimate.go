@@ -629,7 +629,7 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 	}
 	fmt.Fprintf(w, "\nspeed (estimate, %.0f–%.0f tokens/s): %.0f tokens/s, MFU %.0f%%, %s-bound\n", p.TokensPerSecondLow, p.TokensPerSecondHigh, p.TokensPerSecond, 100*p.MFU, p.Bound)
 	if p.MTPAcceptedTokens > 0 {
-		fmt.Fprintf(w, "speculative decoding: %d draft tokens a step with the MTP module, %.2f tokens accepted a step (%s), a %.1f ms draft-and-verify step\n",
+		fmt.Fprintf(w, "speculative decoding with the MTP module: draft tokens a step %d, tokens accepted a step %.2f (%s), a %.1f ms draft-and-verify step\n",
 			in.DraftTokens, p.MTPAcceptedTokens, acceptanceSource(in), 1000*p.DecodeStepSeconds)
 	}
 	if in.Task == estimator.Inference {

@@ -307,7 +307,7 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		cfg.Model.KVPoolTokens(), 1000*cfg.Policy.RequestSeconds)
 	if p, err := cfg.Model.Perf(1); err == nil && p.AcceptedTokens > 0 {
 		// The estimate's speculative line (printPerf), here too.
-		fmt.Fprintf(stdout, "speculative decoding: %d draft tokens a step with the MTP module, %.2f tokens accepted a step (%s)\n",
+		fmt.Fprintf(stdout, "speculative decoding with the MTP module: draft tokens a step %d, tokens accepted a step %.2f (%s)\n",
 			in.DraftTokens, p.AcceptedTokens, acceptanceSource(in))
 	}
 	fmt.Fprintln(stdout)

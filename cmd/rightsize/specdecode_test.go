@@ -47,12 +47,12 @@ func TestEstimateSpeculativeDecoding(t *testing.T) {
 		t.Errorf("the draft-and-verify step %g s is not longer than the plain step %g s", two.Step, plain.Step)
 	}
 	text, _, _ := runCLI(append(append([]string(nil), args...), "--mtp-draft-tokens", "2")...)
-	if !strings.Contains(text, "speculative decoding: 2 draft tokens a step with the MTP module, 2.58 tokens accepted a step (DeepSeek-R1's measured acceptance by draft position") {
+	if !strings.Contains(text, "speculative decoding with the MTP module: draft tokens a step 2, tokens accepted a step 2.58 (DeepSeek-R1's measured acceptance by draft position") {
 		t.Errorf("text:\n%s", text)
 	}
 	sim, _, _ := runCLI("simulate", "--model", "deepseek-r1", "--precision", "fp8", "--gpu", "h200-sxm", "--engine", "sglang",
 		"--tp", "8", "--gpus", "8", "--batch", "8", "--prompt-tokens", "1024", "--output-tokens", "1024", "--mtp-draft-tokens", "2")
-	if !strings.Contains(sim, "speculative decoding: 2 draft tokens a step with the MTP module, 2.58 tokens accepted a step") {
+	if !strings.Contains(sim, "speculative decoding with the MTP module: draft tokens a step 2, tokens accepted a step 2.58") {
 		t.Errorf("simulate:\n%s", sim)
 	}
 	emit, _, code := runCLI("plan", "--model", "deepseek-r1", "--precision", "fp8", "--gpu", "h200-sxm", "--engine", "sglang",
