@@ -1806,3 +1806,65 @@ func nemoCases(dir string) ([]valCase, error) {
 	}
 	return out, nil
 }
+
+// valGroupIndex is each group's place in the report (valGroups).
+func valGroupIndex() map[string]int {
+	gi := make(map[string]int, len(valGroups))
+	for i, g := range valGroups {
+		gi[g] = i
+	}
+	return gi
+}
+
+// breakdownRow is one cell of a breakdown table: a group, the columns
+// that name the cell, a split, and the cases' errors in it.
+type breakdownRow struct {
+	group, split string
+	cols         []string
+	abs, signed  []float64
+}
+
+// breakdownTables is a breakdown table's rows, in report order.
+type breakdownTables []*breakdownRow
+
+// breakdownTable gathers the cases' errors into cells: cells gives, for
+// each case, the column values of each cell it counts in (nil: none).
+// The rows are ordered by group (valGroups), then by their columns, then
+// by split.
+func breakdownTable(cases []valCase, cells func(valCase) [][]string) breakdownTables {
+	byKey := map[string]*breakdownRow{}
+	var t breakdownTables
+	for _, c := range cases {
+		for _, cols := range cells(c) {
+			k := c.Group + "\x00" + strings.Join(cols, "\x00") + "\x00" + c.Split
+			r := byKey[k]
+			if r == nil {
+				r = &breakdownRow{group: c.Group, split: c.Split, cols: cols}
+				byKey[k] = r
+				t = append(t, r)
+			}
+			r.abs, r.signed = append(r.abs, math.Abs(c.Error)), append(r.signed, c.Error)
+		}
+	}
+	gi := valGroupIndex()
+	sort.Slice(t, func(i, j int) bool {
+		a, b := t[i], t[j]
+		if a.group != b.group {
+			return gi[a.group] < gi[b.group]
+		}
+		if c := slices.Compare(a.cols, b.cols); c != 0 {
+			return c < 0
+		}
+		return a.split < b.split
+	})
+	return t
+}
+
+// write prints the rows as markdown: group, columns, split, count,
+// median |error| and median signed error.
+func (t breakdownTables) write(w io.Writer) {
+	for _, r := range t {
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %.1f%% | %+.1f%% |\n", r.group, strings.Join(r.cols, " | "), splitNames[r.split], len(r.abs),
+			100*quantile(r.abs, 0.5), 100*quantile(r.signed, 0.5))
+	}
+}

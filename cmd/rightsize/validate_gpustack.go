@@ -15,7 +15,6 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -281,41 +280,15 @@ func gpustackDataset(args []string) string {
 // by generation (the A100's and H100's burst rows err opposite ways:
 // testdata/calibration/README.md, sixty-ninth round).
 func writeGPUStackBreakdown(w io.Writer, cases []valCase) {
-	type key struct{ group, by, value, split string }
-	abs, signed := map[key][]float64{}, map[key][]float64{}
-	var keys []key
-	for _, c := range cases {
+	t := breakdownTable(cases, func(c valCase) [][]string {
 		if !strings.HasPrefix(c.Group, "GPUStack ") {
-			continue
+			return nil
 		}
-		for _, k := range []key{{c.Group, "engine", c.EngineID, c.Split}, {c.Group, "GPU", c.GPU, c.Split},
-			{c.Group, "model", argValue(c.Args, "--model"), c.Split}, {c.Group, "dataset", gpustackDataset(c.Args), c.Split}} {
-			if abs[k] == nil {
-				keys = append(keys, k)
-			}
-			abs[k] = append(abs[k], math.Abs(c.Error))
-			signed[k] = append(signed[k], c.Error)
-		}
-	}
-	if len(keys) == 0 {
+		return [][]string{{"engine", c.EngineID}, {"GPU", c.GPU}, {"model", argValue(c.Args, "--model")}, {"dataset", gpustackDataset(c.Args)}}
+	})
+	if len(t) == 0 {
 		return
 	}
-	gi := map[string]int{}
-	for i, g := range valGroups {
-		gi[g] = i
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		switch {
-		case a.group != b.group:
-			return gi[a.group] < gi[b.group]
-		case a.by != b.by:
-			return a.by < b.by
-		case a.value != b.value:
-			return a.value < b.value
-		}
-		return a.split < b.split
-	})
 	fmt.Fprintln(w, "\n## GPUStack's performance lab, by engine, GPU, model and dataset")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "A second benchmark family (gpustack/README.md): `vllm bench serve` against vLLM, SGLang and TensorRT-LLM with")
@@ -328,10 +301,7 @@ func writeGPUStackBreakdown(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| group | by | value | split | n | median \\|error\\| | median error |")
 	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|")
-	for _, k := range keys {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %.1f%% | %+.1f%% |\n", k.group, k.by, k.value, splitNames[k.split], len(abs[k]),
-			100*quantile(abs[k], 0.5), 100*quantile(signed[k], 0.5))
-	}
+	t.write(w)
 }
 
 // argValue is the value after flag in args, or "".

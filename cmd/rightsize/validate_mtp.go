@@ -8,9 +8,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"sort"
 	"strconv"
 )
 
@@ -51,15 +49,8 @@ func inferencexMTPCases(dir string) ([]valCase, error) {
 			continue
 		}
 		args = append(args, "--mtp-draft-tokens", r["draft_tokens"])
-		conc, _ := strconv.Atoi(r["conc"])
 		tp, _ := strconv.Atoi(r["tp"])
-		set := fmt.Sprintf("%s %s %s %s TP %s EP %s", r["model"], r["hardware"], r["framework"], r["precision"], r["tp"], r["ep"])
-		if r["dp_attention"] == "true" {
-			set += " DP-attn"
-		}
-		set += fmt.Sprintf(" MTP %s %s/%s conc %d (%s)", r["draft_tokens"], r["isl"], r["osl"], conc, r["run_date"])
-		base := valCase{Split: r["split"], Source: inferencexMTPFile, Engine: r["framework"] + " " + orDash(r["image"]), Args: args,
-			EngineID: inferencexEngines[r["framework"]], GPU: r["hardware"], Concurrency: conc}
+		base, set := inferencexRow(r, inferencexMTPFile, args, "MTP "+r["draft_tokens"])
 		add := func(group, what, field, col string, scale float64, unit string, extra ...string) {
 			if v := num(r[col]); v > 0 {
 				c := base
@@ -109,41 +100,15 @@ func acceptanceFor(d int, tau float64) (float64, bool) {
 // writeMTPSection prints the MTP groups by engine, GPU and draft count,
 // each split apart, under a note on how the rows are replayed.
 func writeMTPSection(w io.Writer, cases []valCase) {
-	type key struct{ group, engine, gpu, drafts, split string }
-	abs, signed := map[key][]float64{}, map[key][]float64{}
-	var keys []key
-	for _, c := range cases {
+	t := breakdownTable(cases, func(c valCase) [][]string {
 		if c.Source != inferencexMTPFile {
-			continue
+			return nil
 		}
-		k := key{c.Group, c.EngineID, c.GPU, argValue(c.Args, "--mtp-draft-tokens"), c.Split}
-		if abs[k] == nil {
-			keys = append(keys, k)
-		}
-		abs[k] = append(abs[k], math.Abs(c.Error))
-		signed[k] = append(signed[k], c.Error)
-	}
-	if len(keys) == 0 {
+		return [][]string{{c.EngineID, c.GPU, argValue(c.Args, "--mtp-draft-tokens")}}
+	})
+	if len(t) == 0 {
 		return
 	}
-	gi := map[string]int{}
-	for i, g := range valGroups {
-		gi[g] = i
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		switch {
-		case a.group != b.group:
-			return gi[a.group] < gi[b.group]
-		case a.engine != b.engine:
-			return a.engine < b.engine
-		case a.gpu != b.gpu:
-			return a.gpu < b.gpu
-		case a.drafts != b.drafts:
-			return a.drafts < b.drafts
-		}
-		return a.split < b.split
-	})
 	fmt.Fprintln(w, "\n## Speculative decoding (MTP) on one copy, by engine, GPU and drafts")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "InferenceX's single-node DeepSeek-R1 runs with MTP on SGLang and TensorRT-LLM (inferencex/inferencex_mtp_points.csv,")
@@ -162,8 +127,5 @@ func writeMTPSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| group | engine | GPU | drafts | split | n | median \\|error\\| | median error |")
 	fmt.Fprintln(w, "|---|---|---|---:|---|---:|---:|---:|")
-	for _, k := range keys {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d | %.1f%% | %+.1f%% |\n", k.group, k.engine, k.gpu, k.drafts, splitNames[k.split],
-			len(abs[k]), 100*quantile(abs[k], 0.5), 100*quantile(signed[k], 0.5))
-	}
+	t.write(w)
 }

@@ -334,6 +334,24 @@ func imageRelease(image string) string {
 	return tag
 }
 
+// inferencexRow is the case every group of an InferenceX single-node
+// row starts from (its split, source, engine, GPU and concurrency, args
+// the estimate command) and the row's setting as the report names it;
+// extra ("MTP 2") goes before its lengths.
+func inferencexRow(r map[string]string, source string, args []string, extra string) (valCase, string) {
+	conc, _ := strconv.Atoi(r["conc"])
+	set := fmt.Sprintf("%s %s %s %s TP %s EP %s", r["model"], r["hardware"], r["framework"], r["precision"], r["tp"], r["ep"])
+	if r["dp_attention"] == "true" {
+		set += " DP-attn"
+	}
+	if extra != "" {
+		set += " " + extra
+	}
+	set += fmt.Sprintf(" %s/%s conc %d (%s)", r["isl"], r["osl"], conc, r["run_date"])
+	return valCase{Split: r["split"], Source: source, Engine: r["framework"] + " " + orDash(r["image"]), Args: args,
+		EngineID: inferencexEngines[r["framework"]], GPU: r["hardware"], Concurrency: conc}, set
+}
+
 // inferencexCases: every row gives up to seven cases: the mean TTFT and
 // TPOT the estimate reports (against the measured means, or the medians
 // where a row keeps only those), their p50 and p99, and the output
@@ -349,16 +367,8 @@ func inferencexCases(dir string) ([]valCase, error) {
 		if !ok {
 			continue
 		}
-		conc, _ := strconv.Atoi(r["conc"])
 		tp, _ := strconv.Atoi(r["tp"])
-		eng := r["framework"] + " " + orDash(r["image"])
-		set := fmt.Sprintf("%s %s %s %s TP %s EP %s", r["model"], r["hardware"], r["framework"], r["precision"], r["tp"], r["ep"])
-		if r["dp_attention"] == "true" {
-			set += " DP-attn"
-		}
-		set += fmt.Sprintf(" %s/%s conc %d (%s)", r["isl"], r["osl"], conc, r["run_date"])
-		base := valCase{Split: r["split"], Source: inferencexFile, Engine: eng, Args: args, EngineID: inferencexEngines[r["framework"]],
-			GPU: r["hardware"], Concurrency: conc}
+		base, set := inferencexRow(r, inferencexFile, args, "")
 		add := func(group, what, field, col string, scale float64, unit string) {
 			v := num(r[col])
 			if !(v > 0) {
@@ -583,10 +593,7 @@ func breakdowns(cases []valCase) []loadBreakdown {
 	for kk, v := range abs {
 		out = append(out, loadBreakdown{kk.g, kk.s, kk.by, kk.key, len(v), quantile(v, 0.5), quantile(signed[kk], 0.5)})
 	}
-	gi := map[string]int{}
-	for i, g := range valGroups {
-		gi[g] = i
-	}
+	gi := valGroupIndex()
 	si := map[string]int{"fit": 0, "test": 1, "heldback": 2}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
