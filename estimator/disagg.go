@@ -543,8 +543,8 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	// seconds per generated token of a draft-and-verify step
 	// (specTokenSeconds), which yields tau tokens a request.
 	tau := 1.0
-	if d.DraftTokens > 0 {
-		tau = mtpAcceptedTokens(in.Arch, d.DraftTokens, d.Acceptance)
+	if dm.m.draft > 0 {
+		tau = dm.m.tau // the decode worker's model's, built with d's drafts (sideInput)
 	}
 	decode := func(n float64) float64 {
 		at := func(n int) float64 {
