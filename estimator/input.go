@@ -760,6 +760,17 @@ type Input struct {
 	// (vllmSequenceGapSeconds). From 0.14.0 it is vLLM's default
 	// (vllm-project/vllm#27614) and the field changes nothing. vLLM only.
 	AsyncScheduling bool
+	// NoOverlapSchedule turns the serving engine's overlap scheduler off:
+	// the host's work for a step (scheduling, input preparation, output
+	// processing) runs between the GPU's steps instead of under the
+	// previous one (overlapsHost), as SGLang's --disable-overlap-schedule
+	// and TensorRT-LLM's disable_overlap_scheduler: true do. SGLang turns
+	// it off by itself for EAGLE speculative decoding, the MTP drafts
+	// included, unless SGLANG_ENABLE_SPEC_V2 is set in its environment
+	// (python/sglang/srt/server_args.py, _handle_speculative_decoding;
+	// the launch Rightsize writes sets it), so a run without that
+	// variable is this setting. SGLang and TensorRT-LLM only.
+	NoOverlapSchedule bool
 	// Offline: the serving engine runs without its API server, as a batch
 	// job does (vLLM's LLM class, trtllm-bench): no front end streams the
 	// tokens (vllmFrontEndToken). The planner sets it for batch jobs.
@@ -1270,6 +1281,9 @@ func (in Input) validate(l *errList) {
 	}
 	if in.AsyncScheduling && (in.Engine != VLLM || train) {
 		l.add("async-scheduling", 1, ErrIncompatible, "async scheduling is a vLLM serving option")
+	}
+	if in.NoOverlapSchedule && (train || in.Engine != SGLang && in.Engine != TRTLLM) {
+		l.add("no-overlap-schedule", 1, ErrIncompatible, "turning the overlap scheduler off is an sglang or trtllm serving option (vllm: --async-scheduling)")
 	}
 	if in.NoPrefixCache && (train || in.Engine != VLLM && in.Engine != SGLang) {
 		l.add("no-prefix-cache", 1, ErrIncompatible, "turning the prefix cache off is a vllm or sglang serving option")

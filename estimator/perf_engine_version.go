@@ -231,8 +231,13 @@ func vllmFrontEndToken(in Input) float64 {
 
 // overlapsHost reports whether in's serving engine hides its per-step
 // host work under the GPU's step (the step is the longer of the two) or
-// runs it between steps (the step is their sum): see the releases above.
+// runs it between steps (the step is their sum): see the releases above,
+// and Input.NoOverlapSchedule, which turns SGLang's and TensorRT-LLM's
+// overlap scheduler off.
 func overlapsHost(in Input) bool {
+	if in.NoOverlapSchedule {
+		return false
+	}
 	v := engineVersion(in)
 	switch in.Engine {
 	case SGLang:

@@ -184,3 +184,30 @@ func TestAsyncSchedulingField(t *testing.T) {
 		t.Errorf("SGLang with the vLLM box ticked in the link: ok %v, async %v; want the hidden box not read", other.R.OK, other.Job.In.AsyncScheduling)
 	}
 }
+
+// TestNoOverlapField: the overlap scheduler off (estimator.Input.
+// NoOverlapSchedule, the CLI's --no-overlap-schedule) is a box among the
+// engine settings of an SGLang or TensorRT-LLM job; ticked, the decode
+// step carries the host's step work after the GPU's; on vLLM the box is
+// hidden and a link that ticks it changes nothing.
+func TestNoOverlapField(t *testing.T) {
+	for _, e := range []string{"sglang", "trtllm"} {
+		v, off, _ := pageOf(t, "m=llama-3.1-8b&e="+e+"&rps=5", nil)
+		if !hasField(v.Form.Overrides.Fields, FieldNoOverlap) || off.Job.In.NoOverlapSchedule {
+			t.Fatalf("%s: the box shown %v, off %v", e, hasField(v.Form.Overrides.Fields, FieldNoOverlap), off.Job.In.NoOverlapSchedule)
+		}
+		v, on, _ := pageOf(t, "m=llama-3.1-8b&e="+e+"&rps=5&nos=1", nil)
+		if !on.Job.In.NoOverlapSchedule || !v.Form.Overrides.Open {
+			t.Fatalf("%s ticked: off %v, box open %v", e, on.Job.In.NoOverlapSchedule, v.Form.Overrides.Open)
+		}
+		if !(on.R.Perf.P.DecodeStepSeconds > off.R.Perf.P.DecodeStepSeconds) {
+			t.Errorf("%s: decode step %.6f s ticked, %.6f s not: want the host's work added", e, on.R.Perf.P.DecodeStepSeconds, off.R.Perf.P.DecodeStepSeconds)
+		}
+	}
+	if v, _, _ := pageOf(t, "m=llama-3.1-8b&e=vllm&rps=5", nil); hasField(v.Form.Overrides.Fields, FieldNoOverlap) {
+		t.Error("vLLM: the box is shown")
+	}
+	if _, other, _ := pageOf(t, "m=llama-3.1-8b&e=vllm&rps=5&nos=1", nil); !other.R.OK || other.Job.In.NoOverlapSchedule {
+		t.Errorf("vLLM with the box ticked in the link: ok %v, off %v; want the hidden box not read", other.R.OK, other.Job.In.NoOverlapSchedule)
+	}
+}

@@ -547,7 +547,7 @@ func (b *viewBuilder) overrides() BoxView {
 	size(FieldAlloc, MsgAllocator, res.PerGPU.AllocatorReserve)
 	size(FieldNCCL, MsgNCCL, res.PerGPU.NCCL)
 	size(FieldGraphs, graphsKey, res.PerGPU.CUDAGraphs)
-	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), checkF(FieldAsync, MsgAsync), textF(FieldHost, MsgHost))
+	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), checkF(FieldAsync, MsgAsync), checkF(FieldNoOverlap, MsgNoOverlap), textF(FieldHost, MsgHost))
 	// Speculative decoding where the model has an MTP module (or a link
 	// set it), its acceptance once drafts are set.
 	drafts := in.State[FieldDraft] != "" && in.State[FieldDraft] != "0"
@@ -564,9 +564,10 @@ func (b *viewBuilder) overrides() BoxView {
 	for _, f := range engineSettings {
 		box.Open = box.Open || in.State[f] != DefaultState[f] || !in.Errs[f].OK()
 	}
-	// vLLM's async scheduling, shown for vLLM alone, and speculative
+	// vLLM's async scheduling, shown for vLLM alone, the overlap
+	// scheduler off, shown for SGLang and TensorRT-LLM, and speculative
 	// decoding, shown for a model with an MTP module, open it when set.
-	box.Open = box.Open || in.State[FieldAsync] == "1" || drafts || !in.Errs[FieldDraft].OK() || !in.Errs[FieldDraftAccept].OK()
+	box.Open = box.Open || in.State[FieldAsync] == "1" || in.State[FieldNoOverlap] == "1" || drafts || !in.Errs[FieldDraft].OK() || !in.Errs[FieldDraftAccept].OK()
 	return box
 }
 

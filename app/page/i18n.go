@@ -478,6 +478,7 @@ const (
 	MsgEP
 	MsgRedundant
 	MsgAsync
+	MsgNoOverlap
 	MsgDraft
 	MsgDraftAccept
 	MsgMTPDetail
@@ -1042,6 +1043,7 @@ var messagesEN = [NMsgs]string{
 	MsgEP:                    "Expert parallel (EP, MoE)",
 	MsgRedundant:             "Redundant experts (EPLB copies)",
 	MsgAsync:                 "Async scheduling (vLLM --async-scheduling, opt-in before 0.14)",
+	MsgNoOverlap:             "Overlap scheduler off (SGLang --disable-overlap-schedule or MTP without SGLANG_ENABLE_SPEC_V2; TensorRT-LLM disable_overlap_scheduler)",
 	MsgDraft:                 "MTP draft tokens per step (speculative decoding; 0: off)",
 	MsgDraftAccept:           "Draft acceptance (0: measured for the model)",
 	MsgMTPDetail:             "MTP draft tokens a step: %s; tokens accepted a step: %s",
@@ -1570,6 +1572,7 @@ var MessagesRU = [NMsgs]string{
 	MsgEP:                    "Экспертный параллелизм (EP, MoE)",
 	MsgRedundant:             "Избыточные эксперты (копии EPLB)",
 	MsgAsync:                 "Асинхронное планирование (vLLM --async-scheduling, до 0.14 по запросу)",
+	MsgNoOverlap:             "Без планировщика с перекрытием (SGLang --disable-overlap-schedule или MTP без SGLANG_ENABLE_SPEC_V2; TensorRT-LLM disable_overlap_scheduler)",
 	MsgDraft:                 "Черновых токенов MTP за шаг (спекулятивное декодирование; 0: выкл.)",
 	MsgDraftAccept:           "Доля принятых черновиков (0: измеренная для модели)",
 	MsgMTPDetail:             "черновых токенов MTP за шаг: %s; принятых токенов за шаг: %s",
@@ -2098,6 +2101,7 @@ var messagesZH = [NMsgs]string{
 	MsgEP:                    "专家并行（EP，MoE）",
 	MsgRedundant:             "冗余专家（EPLB 副本）",
 	MsgAsync:                 "异步调度（vLLM --async-scheduling，0.14 之前需手动开启）",
+	MsgNoOverlap:             "关闭重叠调度（SGLang --disable-overlap-schedule 或未设 SGLANG_ENABLE_SPEC_V2 的 MTP；TensorRT-LLM disable_overlap_scheduler）",
 	MsgDraft:                 "每步 MTP 草稿 token 数（投机解码；0：关闭）",
 	MsgDraftAccept:           "草稿接受率（0：该模型的实测值）",
 	MsgMTPDetail:             "每步 MTP 草稿 token：%s；每步接受的 token：%s",

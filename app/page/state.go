@@ -98,6 +98,7 @@ const (
 	FieldAdapterDType
 	FieldRedundant
 	FieldAsync
+	FieldNoOverlap   // the engine's overlap scheduler off (estimator.Input.NoOverlapSchedule)
 	FieldDraft       // speculative decoding's drafts a step (estimator.Input.DraftTokens)
 	FieldDraftAccept // their acceptance (estimator.Input.DraftAcceptance)
 	// FieldOffer is the offer a planner row the user applied rents
@@ -154,7 +155,8 @@ var FieldNames = [NFields]string{
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
 	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
 	FieldAttnKernel: "attention-kernel", FieldAdapterDType: "adapter-dtype", FieldOffer: "offer", FieldRedundant: "redundant-experts", FieldAsync: "async-scheduling",
-	FieldDraft: "mtp-draft-tokens", FieldDraftAccept: "mtp-acceptance",
+	FieldNoOverlap: "no-overlap-schedule",
+	FieldDraft:     "mtp-draft-tokens", FieldDraftAccept: "mtp-acceptance",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -293,6 +295,10 @@ func (s *ViewState) Shown(f Field) bool {
 	case FieldAsync:
 		// vLLM's opt-in before 0.14 (estimator.Input.AsyncScheduling).
 		return !train && ok && eng == estimator.VLLM
+	case FieldNoOverlap:
+		// SGLang's and TensorRT-LLM's overlap scheduler
+		// (estimator.Input.NoOverlapSchedule).
+		return !train && ok && (eng == estimator.SGLang || eng == estimator.TRTLLM)
 	case FieldDraft, FieldDraftAccept:
 		// Speculative decoding with the model's MTP module runs on the
 		// serving engines (estimator.Input.DraftTokens).

@@ -667,8 +667,8 @@ func (e *emitter) disaggRouter(sides [2]disaggSide) string {
 func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int, in estimator.Input) string {
 	var b strings.Builder
 	b.WriteString("# trtllm-serve --extra_llm_api_options of the " + side + " servers\n")
-	if context {
-		b.WriteString("disable_overlap_scheduler: true\n")
+	if context || in.NoOverlapSchedule {
+		b.WriteString(trtllmNoOverlap)
 	}
 	if s.dp > 1 {
 		b.WriteString("enable_attention_dp: true\n")

@@ -139,3 +139,27 @@ func TestEmitWithoutPrefixCache(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitWithoutOverlapScheduler: a plan made with the overlap scheduler
+// off (estimator.Input.NoOverlapSchedule) starts SGLang with
+// --disable-overlap-schedule and gives TensorRT-LLM an options file with
+// disable_overlap_scheduler: true; a plan with it writes neither.
+func TestEmitWithoutOverlapScheduler(t *testing.T) {
+	in := input(t, "llama-3.1-8b")
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 10, PromptTokens: 1000, OutputTokens: 200}}
+	row := planOn(t, req, "aws-p5en.48xlarge")
+	off := map[launch.Kind]string{launch.SGLang: "--disable-overlap-schedule", launch.TRTLLM: "disable_overlap_scheduler: true"}
+	for _, none := range []bool{false, true} {
+		req.Input.NoOverlapSchedule = none
+		for k, want := range off {
+			l, err := launch.Emit(k, req, row, nil, "meta-llama/Llama-3.1-8B-Instruct")
+			if err != nil {
+				t.Fatalf("%s: %v", k, err)
+			}
+			checkLaunch(t, k.String(), l, row.DP)
+			if got := strings.Contains(l.Text(), want); got != none {
+				t.Errorf("%s, overlap scheduler off %v: %q written %v:\n%s", k, none, want, got, l.Text())
+			}
+		}
+	}
+}

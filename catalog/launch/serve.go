@@ -275,7 +275,7 @@ const trtllmOptions = "extra_llm_api_options.yaml"
 // for in needs that file: attention data parallelism, or a plan without
 // CUDA graphs (trtllmNoGraphs).
 func trtllmNeedsOptions(s copyShape, in estimator.Input) bool {
-	return s.dp > 1 || in.EnforceEager || s.redundant > 0 || in.DraftTokens > 0
+	return s.dp > 1 || in.EnforceEager || s.redundant > 0 || in.DraftTokens > 0 || in.NoOverlapSchedule
 }
 
 // trtllmOptionsYAML is that file for copy shape s: attention data
@@ -298,9 +298,18 @@ func trtllmOptionsYAML(s copyShape, in estimator.Input) string {
 	if in.EnforceEager {
 		b.WriteString(trtllmNoGraphs)
 	}
+	if in.NoOverlapSchedule {
+		// The plan ran the host's work between the steps
+		// (Input.NoOverlapSchedule): the LLM API's disable_overlap_scheduler
+		// (tensorrt_llm/llmapi/llm_args.py).
+		b.WriteString(trtllmNoOverlap)
+	}
 	b.WriteString(trtllmMTP(in))
 	return b.String()
 }
+
+// trtllmNoOverlap turns TensorRT-LLM's overlap scheduler off.
+const trtllmNoOverlap = "disable_overlap_scheduler: true\n"
 
 // trtllmMTP is the speculative decoding a plan priced (estimator.Input.
 // DraftTokens) as TensorRT-LLM's options set it: TorchLlmArgs'
@@ -869,6 +878,12 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// ServerArgs.disable_radix_cache
 			// (python/sglang/srt/server_args.py).
 			c.bare("--disable-radix-cache")
+		}
+		if e.in.NoOverlapSchedule {
+			// The plan ran the host's work between the steps
+			// (Input.NoOverlapSchedule): ServerArgs.disable_overlap_schedule
+			// (python/sglang/srt/server_args.py).
+			c.bare("--disable-overlap-schedule")
 		}
 		if d := e.in.DraftTokens; d > 0 {
 			// The speculative decoding the plan priced

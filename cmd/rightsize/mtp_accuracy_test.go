@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,17 +14,21 @@ import (
 // at the acceptance each run had, TensorRT-LLM's draft-and-verify step
 // reads as its plain step does on the same layouts, SGLang's reads fast by
 // a cost growing with the requests decoding; their TTFT is 20–40 points
-// under the same layouts' without MTP on NVIDIA GPUs.
+// under the same layouts' without MTP on NVIDIA GPUs. Lowered the same
+// day when the B200 and B300 FP8 SGLang rows replayed without the overlap
+// scheduler their recipes leave off (mtpWithoutSpecV2): TTFT 30.5 / 39.6,
+// TPOT 23.2 / 18.2, throughput 29.5 / 26.1, TPOT at the run's acceptance
+// 16.5 / 14.9 before.
 // TestMTPAccuracy fails when a figure gets worse by more than
 // servingSlack; lower them when the model improves.
 var mtpAchieved = []struct {
 	group  string
 	splits [2]float64 // test, held back
 }{
-	{mtpTTFT, [2]float64{0.305, 0.396}},
-	{mtpTPOT, [2]float64{0.232, 0.182}},
-	{mtpThroughput, [2]float64{0.295, 0.261}},
-	{mtpTPOTAtRun, [2]float64{0.165, 0.149}},
+	{mtpTTFT, [2]float64{0.300, 0.389}},
+	{mtpTPOT, [2]float64{0.223, 0.175}},
+	{mtpThroughput, [2]float64{0.277, 0.261}},
+	{mtpTPOTAtRun, [2]float64{0.168, 0.141}},
 }
 
 // TestMTPAccuracy replays the MTP rows: each with the recipe's drafts
@@ -49,6 +54,12 @@ func TestMTPAccuracy(t *testing.T) {
 		}
 		if d != want {
 			t.Errorf("%s: %s drafts, want %s", c.Setting, d, want)
+		}
+		// The overlap scheduler is off exactly where the recipe leaves
+		// SGLANG_ENABLE_SPEC_V2 unexported: SGLang FP8 on B200 and B300.
+		fp8 := argValue(c.Args, "--precision") == "fp8"
+		if off := slices.Contains(c.Args, "--no-overlap-schedule"); off != (c.EngineID == "sglang" && fp8 && (c.GPU == "b200" || c.GPU == "b300")) {
+			t.Errorf("%s: --no-overlap-schedule %v", c.Setting, off)
 		}
 		if a := argValue(c.Args, "--mtp-acceptance"); (a != "") != (c.Group == mtpTPOTAtRun) {
 			t.Errorf("%s in %s: acceptance %q", c.Setting, c.Group, a)

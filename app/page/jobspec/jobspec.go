@@ -88,6 +88,7 @@ const (
 	MaxBatchedTokens
 	EnforceEager
 	AsyncScheduling
+	NoOverlapSchedule
 	MTPDraftTokens
 	MTPAcceptance
 	GPU
@@ -212,6 +213,9 @@ var Fields = [N]Spec{
 	// opt-in (estimator.Input.AsyncScheduling); the page shows it among a
 	// vLLM job's engine settings.
 	AsyncScheduling: {"async-scheduling", "as", "0", Bool},
+	// SGLang's --disable-overlap-schedule, TensorRT-LLM's
+	// disable_overlap_scheduler (estimator.Input.NoOverlapSchedule).
+	NoOverlapSchedule: {"no-overlap-schedule", "nos", "0", Bool},
 	// Speculative decoding with the model's multi-token-prediction module
 	// (estimator.Input.DraftTokens, DraftAcceptance): 0 drafts is none,
 	// acceptance 0 the measured figure for the module.
