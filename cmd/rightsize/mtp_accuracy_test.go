@@ -71,16 +71,7 @@ func TestMTPAccuracy(t *testing.T) {
 	}
 	for _, a := range mtpAchieved {
 		for i, s := range []string{"test", "heldback"} {
-			v := errs[a.group+"|"+s]
-			if len(v) < 10 {
-				t.Errorf("%s %s: %d points", a.group, s, len(v))
-				continue
-			}
-			got := quantile(v, 0.5)
-			t.Logf("%-42s %-8s n=%3d median |error| %.1f%% (recorded %.1f%%)", a.group, s, len(v), 100*got, 100*a.splits[i])
-			if got > a.splits[i]+servingSlack {
-				t.Errorf("%s %s: median |error| %.1f%%, recorded %.1f%%", a.group, s, 100*got, 100*a.splits[i])
-			}
+			checkRecorded(t, errs, a.group+"|"+s, a.splits[i], 10)
 		}
 	}
 }

@@ -97,6 +97,25 @@ var servingAchieved = []struct {
 
 const servingSlack = 0.02
 
+// checkRecorded is the accuracy tests' one check of a recorded figure
+// (TestServingAccuracy, TestGPUStackAccuracy, TestMTPAccuracy): the median
+// |error| of the errors filed under key, logged beside the record; it
+// fails with fewer than minN errors or a median worse than the record by
+// more than servingSlack.
+func checkRecorded(t *testing.T, errs map[string][]float64, key string, recorded float64, minN int) {
+	t.Helper()
+	v := errs[key]
+	if len(v) < minN {
+		t.Errorf("%s: %d points", key, len(v))
+		return
+	}
+	got := quantile(v, 0.5)
+	t.Logf("%-52s n=%4d median |error| %.1f%% (recorded %.1f%%)", key, len(v), 100*got, 100*recorded)
+	if got > recorded+servingSlack {
+		t.Errorf("%s: median |error| %.1f%%, worse than the recorded %.1f%%", key, 100*got, 100*recorded)
+	}
+}
+
 func TestServingAccuracy(t *testing.T) {
 	cases, err := inferencexCases(filepath.Join("..", "..", "estimator", "testdata", "calibration"))
 	if err != nil {
@@ -133,17 +152,7 @@ func TestServingAccuracy(t *testing.T) {
 	}
 	for _, a := range servingAchieved {
 		for i, s := range valSplits {
-			k := a.group + "|" + s + "|" + map[bool]string{false: "all", true: "nvidia"}[a.nvidia]
-			v := errs[k]
-			if len(v) < 20 {
-				t.Errorf("%s: %d points", k, len(v))
-				continue
-			}
-			got := quantile(v, 0.5)
-			t.Logf("%-40s n=%4d median |error| %.1f%% (recorded %.1f%%)", k, len(v), 100*got, 100*a.splits[i])
-			if got > a.splits[i]+servingSlack {
-				t.Errorf("%s: median |error| %.1f%%, worse than the recorded %.1f%%", k, 100*got, 100*a.splits[i])
-			}
+			checkRecorded(t, errs, a.group+"|"+s+"|"+map[bool]string{false: "all", true: "nvidia"}[a.nvidia], a.splits[i], 20)
 		}
 	}
 }
@@ -231,16 +240,7 @@ func TestGPUStackAccuracy(t *testing.T) {
 	}
 	for _, a := range gpustackAchieved {
 		for i, s := range []string{"fit", "heldback"} {
-			v := errs[a.group+"|"+s]
-			if len(v) < 3 {
-				t.Errorf("%s %s: %d points", a.group, s, len(v))
-				continue
-			}
-			got := quantile(v, 0.5)
-			t.Logf("%-32s %-8s n=%3d median |error| %.1f%% (recorded %.1f%%)", a.group, s, len(v), 100*got, 100*a.splits[i])
-			if got > a.splits[i]+servingSlack {
-				t.Errorf("%s %s: median |error| %.1f%%, worse than the recorded %.1f%%", a.group, s, 100*got, 100*a.splits[i])
-			}
+			checkRecorded(t, errs, a.group+"|"+s, a.splits[i], 3)
 		}
 	}
 }
