@@ -965,3 +965,36 @@ func hosts(prefix string, n int) string {
 	}
 	return strings.Join(h, " ")
 }
+
+// TestEmitDisaggWithoutOverlapScheduler: TensorRT-LLM's context servers
+// always run without the overlap scheduler (they do not support it); a
+// plan made with it off (estimator.Input.NoOverlapSchedule) turns it off on
+// the generation servers too, and SGLang's workers get
+// --disable-overlap-schedule on both sides.
+func TestEmitDisaggWithoutOverlapScheduler(t *testing.T) {
+	c := disaggPlans(t)[0]
+	for _, off := range []bool{false, true} {
+		c.req.Input.NoOverlapSchedule = off
+		l, err := launch.EmitDisagg(launch.TRTLLM, c.req, c.res, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDisagg(t, "trtllm", launch.TRTLLM, l)
+		files := map[string]string{}
+		for _, f := range l.Files {
+			files[f.Name] = f.Text
+		}
+		const key = "disable_overlap_scheduler: true"
+		if !strings.Contains(files["context_config.yaml"], key) || strings.Contains(files["gen_config.yaml"], key) != off {
+			t.Errorf("overlap scheduler off %v: context options\n%s\ngeneration options\n%s", off, files["context_config.yaml"], files["gen_config.yaml"])
+		}
+		l, err = launch.EmitDisagg(launch.SGLang, c.req, c.res, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDisagg(t, "sglang", launch.SGLang, l)
+		if pre, dec := l.Files[0].Text, l.Files[1].Text; strings.Contains(pre, "--disable-overlap-schedule") != off || strings.Contains(dec, "--disable-overlap-schedule") != off {
+			t.Errorf("sglang, overlap scheduler off %v:\n%s\n%s", off, pre, dec)
+		}
+	}
+}

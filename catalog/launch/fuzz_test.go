@@ -148,6 +148,14 @@ func scenarios(t *testing.T) {
 				serveCases = append(serveCases, scenario{kind: k, req: req, row: r})
 				disaggCases = append(disaggCases, scenario{kind: k, req: req, row: r, disagg: true, router: launch.Routers[0]})
 			}
+			// The same with the overlap scheduler off
+			// (estimator.Input.NoOverlapSchedule), SGLang's and
+			// TensorRT-LLM's setting.
+			req.Input.NoOverlapSchedule = true
+			for _, k := range []launch.Kind{launch.SGLang, launch.TRTLLM} {
+				serveCases = append(serveCases, scenario{kind: k, req: req, row: r})
+				disaggCases = append(disaggCases, scenario{kind: k, req: req, row: r, disagg: true, router: launch.Routers[0]})
+			}
 		}
 		req, r := row(1)
 		r.InstancesPerReplica, r.Instances = 2, 2

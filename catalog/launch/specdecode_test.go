@@ -48,7 +48,9 @@ func TestEmitSpeculativeDecoding(t *testing.T) {
 			t.Errorf("%s (disaggregated %v) without drafts writes speculative settings", s.kind, s.disagg)
 		}
 	}
-	if seen[false] != 3 || seen[true] != 3 {
-		t.Fatalf("scenarios with drafts: %v, want 3 aggregated and 3 disaggregated", seen)
+	// Every engine, and SGLang and TensorRT-LLM again with the overlap
+	// scheduler off.
+	if seen[false] != 5 || seen[true] != 5 {
+		t.Fatalf("scenarios with drafts: %v, want 5 aggregated and 5 disaggregated", seen)
 	}
 }
