@@ -112,7 +112,10 @@ func TestInferenceXBranchLengths(t *testing.T) {
 
 // TestInferenceXDisaggRecipeKV: every dynamo-trt and mori-sglang
 // disaggregated row stores FP8 KV, dynamo-sglang on Blackwell from the
-// srt-slurm recipes on (GB200 from 2026-01-27), H100/H200 never.
+// srt-slurm recipes on (GB200 from 2026-01-27, and FP4 before them:
+// Dynamo's gb200-fp4.sh), H100/H200 never. The GB200 Dynamo-SGLang rows
+// before 2026-01-27 run their attention-DP workers' experts over all the
+// worker's GPUs with 32 redundant experts (dynamoSlurmJobs).
 func TestInferenceXDisaggRecipeKV(t *testing.T) {
 	rows, err := readCSV(calDir, inferencexDisaggFile)
 	if err != nil {
@@ -129,14 +132,21 @@ func TestInferenceXDisaggRecipeKV(t *testing.T) {
 		case "b200", "b300", "gb300":
 			want = want || r["framework"] == "dynamo-sglang"
 		case "gb200":
-			want = want || r["run_date"] >= "2026-01-27"
+			want = want || r["run_date"] >= "2026-01-27" || r["framework"] == "dynamo-sglang" && r["precision"] == "fp4"
 		}
 		if hasFP8KV(args) != want {
 			t.Errorf("%s %s %s: FP8 KV %v, want %v", r["framework"], r["hardware"], r["run_date"], hasFP8KV(args), want)
 		}
+		if r["framework"] == "dynamo-sglang" && r["hardware"] == "gb200" && r["run_date"] < "2026-01-27" && r["decode_dp_attention"] == "true" {
+			if tp := argValue(args, "--decode-tp"); argValue(args, "--decode-ep") != tp || argValue(args, "--decode-redundant-experts") != "32" {
+				t.Errorf("%s %s: decode TP %s EP %s, %s redundant experts; want EP = TP and 32", r["framework"], r["run_date"], tp,
+					argValue(args, "--decode-ep"), argValue(args, "--decode-redundant-experts"))
+			}
+			seen["slurm_jobs"]++
+		}
 		seen[r["framework"]+" "+map[bool]string{true: "fp8", false: "bf16"}[want]]++
 	}
-	for _, k := range []string{"dynamo-trt fp8", "mori-sglang fp8", "dynamo-sglang fp8", "dynamo-sglang bf16"} {
+	for _, k := range []string{"dynamo-trt fp8", "mori-sglang fp8", "dynamo-sglang fp8", "dynamo-sglang bf16", "slurm_jobs"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s rows", k)
 		}

@@ -216,11 +216,18 @@ func disaggArgs(r map[string]string, slots, prefillBatch int) ([]string, string)
 		if r[s+"_dp_attention"] == "true" {
 			dp = g // attention data parallelism over the worker's GPUs
 		}
+		red := redundantFor(disaggExperts[model], ep)
+		if dp > 1 && dynamoSlurmJobs(r) {
+			// The scripts ran DeepEP over the worker's GPUs with 32
+			// redundant experts (dynamoSlurmJobs); the dashboard lists
+			// these rows at EP 1.
+			ep, red = g, dynamoSlurmJobsRedundant
+		}
 		// The worker's GPUs are its TP degree (the MoE's tensor or
 		// expert parallel group), attention DP and EP inside it.
 		args = append(args, "--"+s+"-workers", r[s+"_num_workers"], "--"+s+"-tp", strconv.Itoa(g), "--"+s+"-dp", strconv.Itoa(dp),
 			"--"+s+"-ep", strconv.Itoa(ep))
-		if red := redundantFor(disaggExperts[model], ep); red > 0 {
+		if red > 0 {
 			args = append(args, "--"+s+"-redundant-experts", strconv.Itoa(red))
 		}
 	}
@@ -233,7 +240,7 @@ func disaggArgs(r map[string]string, slots, prefillBatch int) ([]string, string)
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
-	if disaggRecipeFP8KV(r["framework"], r["hardware"], r["run_date"]) {
+	if disaggRecipeFP8KV(r["framework"], r["hardware"], r["run_date"]) || dynamoSlurmJobs(r) && r["precision"] == "fp4" {
 		args = append(args, "--kv-dtype", "fp8")
 	}
 	return args, ""
@@ -274,6 +281,25 @@ func disaggRecipeFP8KV(framework, hardware, runDate string) bool {
 	}
 	return false
 }
+
+// dynamoSlurmJobs reports whether row r ran NVIDIA Dynamo's frozen SGLang
+// slurm_jobs scripts: the GB200 Dynamo-SGLang rows before the srt-slurm
+// recipes (2026-01-27; disaggRecipeFP8KV). Those scripts
+// (ai-dynamo/dynamo components/backends/sglang/slurm_jobs/scripts/
+// gb200-fp8.sh at 7fbc72da and gb200-fp4.sh at 44884ef2) start both
+// roles with --enable-dp-attention over all the worker's GPUs
+// (--tp-size and --dp-size $TOTAL_GPUS), their experts over the same GPUs
+// through DeepEP (--moe-a2a-backend deepep, which sets SGLang's EP size
+// to the TP size; the FP4 script also passes --ep-size $TOTAL_GPUS) with
+// --ep-num-redundant-experts 32, and the FP4 script stores the KV cache
+// in FP8 (--kv-cache-dtype fp8_e4m3; the FP8 script sets none). The
+// dashboard lists these rows at EP 1.
+func dynamoSlurmJobs(r map[string]string) bool {
+	return r["framework"] == "dynamo-sglang" && r["hardware"] == "gb200" && r["run_date"] < "2026-01-27"
+}
+
+// dynamoSlurmJobsRedundant is those scripts' --ep-num-redundant-experts.
+const dynamoSlurmJobsRedundant = 32
 
 // disaggExperts is the routed experts of the replayed models
 // (DeepSeek-R1's config.json: n_routed_experts 256).
@@ -449,7 +475,10 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "  theirs from, so none is passed.")
 	fmt.Fprintln(w, "- **Wide EP.** Decode workers of 24 or 48 GPUs run EP 24/48 over DeepSeek-R1's 256 experts with redundant copies")
 	fmt.Fprintln(w, "  (`--decode-redundant-experts`); the rows do not state how many, so the replay gives the smallest count that makes")
-	fmt.Fprintln(w, "  EP divide experts + copies (EP 48: 32, as NVIDIA Dynamo's GB200 SGLang recipe sets; EP 24: 8). The copies cost")
+	fmt.Fprintln(w, "  EP divide experts + copies (EP 48: 32, as NVIDIA Dynamo's GB200 SGLang recipe sets; EP 24: 8). The GB200")
+	fmt.Fprintln(w, "  Dynamo-SGLang rows before 2026-01-27 (70 rows), which the dashboard lists at EP 1, ran Dynamo's slurm_jobs scripts:")
+	fmt.Fprintln(w, "  DeepEP over each attention-DP worker's GPUs with 32 redundant experts, FP8 KV for FP4; the replay runs them so")
+	fmt.Fprintln(w, "  (TTFT 44.4 / 49.1 / 29.5% → 45.2 / 49.1 / 34.5%: their decode steps read 20–53% fast at EP 24–48). The copies cost")
 	fmt.Fprintln(w, "  memory and weight reads; the load balance they buy is the uniform routing the step model assumes for every EP")
 	fmt.Fprintln(w, "  layout (no imbalance without them either). The EP all-to-all is the aggregated model's (every token's k experts")
 	fmt.Fprintln(w, "  from each rank without attention DP, which makes a TP 8 EP 8 prefill worker about 2.3× slower than TP 8 EP 1:")
