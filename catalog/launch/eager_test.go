@@ -121,23 +121,8 @@ func TestEmitPrequantizedCheckpoint(t *testing.T) {
 // ignore-eos requests) starts vLLM with --no-enable-prefix-caching and
 // SGLang with --disable-radix-cache; a plan with it writes neither.
 func TestEmitWithoutPrefixCache(t *testing.T) {
-	in := input(t, "llama-3.1-8b")
-	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 10, PromptTokens: 1000, OutputTokens: 200}}
-	row := planOn(t, req, "aws-p5en.48xlarge")
-	off := map[launch.Kind]string{launch.VLLM: "--no-enable-prefix-caching", launch.SGLang: "--disable-radix-cache"}
-	for _, none := range []bool{false, true} {
-		req.Input.NoPrefixCache = none
-		for k, want := range off {
-			l, err := launch.Emit(k, req, row, nil, "meta-llama/Llama-3.1-8B-Instruct")
-			if err != nil {
-				t.Fatalf("%s: %v", k, err)
-			}
-			checkLaunch(t, k.String(), l, row.DP)
-			if got := strings.Contains(l.Text(), want); got != none {
-				t.Errorf("%s, no prefix cache %v: %q written %v:\n%s", k, none, want, got, l.Text())
-			}
-		}
-	}
+	checkSettingWritten(t, "no prefix cache", func(in *estimator.Input, on bool) { in.NoPrefixCache = on },
+		map[launch.Kind]string{launch.VLLM: "--no-enable-prefix-caching", launch.SGLang: "--disable-radix-cache"})
 }
 
 // TestEmitWithoutOverlapScheduler: a plan made with the overlap scheduler
@@ -145,20 +130,29 @@ func TestEmitWithoutPrefixCache(t *testing.T) {
 // --disable-overlap-schedule and gives TensorRT-LLM an options file with
 // disable_overlap_scheduler: true; a plan with it writes neither.
 func TestEmitWithoutOverlapScheduler(t *testing.T) {
+	checkSettingWritten(t, "overlap scheduler off", func(in *estimator.Input, on bool) { in.NoOverlapSchedule = on },
+		map[launch.Kind]string{launch.SGLang: "--disable-overlap-schedule", launch.TRTLLM: "disable_overlap_scheduler: true"})
+}
+
+// checkSettingWritten emits Llama 3.1 8B's serving plan on an
+// aws-p5en.48xlarge with a boolean setting off and on (set) for each
+// engine of want, checks each launch, and wants the engine's text in it
+// exactly when the setting is on.
+func checkSettingWritten(t *testing.T, name string, set func(*estimator.Input, bool), want map[launch.Kind]string) {
+	t.Helper()
 	in := input(t, "llama-3.1-8b")
 	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 10, PromptTokens: 1000, OutputTokens: 200}}
 	row := planOn(t, req, "aws-p5en.48xlarge")
-	off := map[launch.Kind]string{launch.SGLang: "--disable-overlap-schedule", launch.TRTLLM: "disable_overlap_scheduler: true"}
-	for _, none := range []bool{false, true} {
-		req.Input.NoOverlapSchedule = none
-		for k, want := range off {
+	for _, on := range []bool{false, true} {
+		set(&req.Input, on)
+		for k, text := range want {
 			l, err := launch.Emit(k, req, row, nil, "meta-llama/Llama-3.1-8B-Instruct")
 			if err != nil {
 				t.Fatalf("%s: %v", k, err)
 			}
 			checkLaunch(t, k.String(), l, row.DP)
-			if got := strings.Contains(l.Text(), want); got != none {
-				t.Errorf("%s, overlap scheduler off %v: %q written %v:\n%s", k, none, want, got, l.Text())
+			if got := strings.Contains(l.Text(), text); got != on {
+				t.Errorf("%s, %s %v: %q written %v:\n%s", k, name, on, text, got, l.Text())
 			}
 		}
 	}
