@@ -240,7 +240,7 @@ func disaggArgs(r map[string]string, slots, prefillBatch int) ([]string, string)
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
-	if disaggRecipeFP8KV(r["framework"], r["hardware"], r["run_date"]) || dynamoSlurmJobs(r) && r["precision"] == "fp4" {
+	if disaggRecipeFP8KV(r) {
 		args = append(args, "--kv-dtype", "fp8")
 	}
 	return args, ""
@@ -264,19 +264,19 @@ func disaggArgs(r map[string]string, slots, prefillBatch int) ([]string, string)
 //     NVIDIA/srt-slurm DeepSeek-R1 recipe (recipes/{b200,gb200,gb300}-*,
 //     from their first version, 2026-01-27 on GB200/GB300 and 2026-03-03
 //     on B200; c88ef731); the GB200 rows of 2025-12 ran ai-dynamo/dynamo's
-//     frozen slurm_jobs scripts, whose stored gb200-fp8.sh sets no KV
-//     dtype (the engine's default, bf16 here), and H100/H200 recipes set
-//     none.
-func disaggRecipeFP8KV(framework, hardware, runDate string) bool {
-	switch framework {
+//     frozen slurm_jobs scripts (dynamoSlurmJobs), whose gb200-fp8.sh sets
+//     no KV dtype (the engine's default, bf16 here) and gb200-fp4.sh
+//     fp8_e4m3, and H100/H200 recipes set none.
+func disaggRecipeFP8KV(r map[string]string) bool {
+	switch r["framework"] {
 	case "dynamo-trt", "mori-sglang":
 		return true
 	case "dynamo-sglang":
-		switch hardware {
+		switch r["hardware"] {
 		case "b200", "b300", "gb300":
 			return true
 		case "gb200":
-			return runDate >= "2026-01-27"
+			return !dynamoSlurmJobs(r) || r["precision"] == "fp4"
 		}
 	}
 	return false
@@ -284,7 +284,7 @@ func disaggRecipeFP8KV(framework, hardware, runDate string) bool {
 
 // dynamoSlurmJobs reports whether row r ran NVIDIA Dynamo's frozen SGLang
 // slurm_jobs scripts: the GB200 Dynamo-SGLang rows before the srt-slurm
-// recipes (2026-01-27; disaggRecipeFP8KV). Those scripts
+// recipes (2026-01-27). Those scripts
 // (ai-dynamo/dynamo components/backends/sglang/slurm_jobs/scripts/
 // gb200-fp8.sh at 7fbc72da and gb200-fp4.sh at 44884ef2) start both
 // roles with --enable-dp-attention over all the worker's GPUs
