@@ -204,6 +204,13 @@ func TestNoOverlapField(t *testing.T) {
 			t.Errorf("%s: decode step %.6f s ticked, %.6f s not: want the host's work added", e, on.R.Perf.P.DecodeStepSeconds, off.R.Perf.P.DecodeStepSeconds)
 		}
 	}
+	// A link's bad value opens the box, so its message shows by the field.
+	if v, bad, _ := pageOf(t, "m=llama-3.1-8b&e=sglang&rps=5&nos=abc", nil); bad.Errs[FieldNoOverlap].OK() || !v.Form.Overrides.Open {
+		t.Errorf("nos=abc: error %v, box open %v; want the error shown in the opened box", bad.Errs[FieldNoOverlap], v.Form.Overrides.Open)
+	}
+	if v, bad, _ := pageOf(t, "m=llama-3.1-8b&e=vllm&rps=5&as=abc", nil); bad.Errs[FieldAsync].OK() || !v.Form.Overrides.Open {
+		t.Errorf("as=abc: error %v, box open %v; want the error shown in the opened box", bad.Errs[FieldAsync], v.Form.Overrides.Open)
+	}
 	if v, _, _ := pageOf(t, "m=llama-3.1-8b&e=vllm&rps=5", nil); hasField(v.Form.Overrides.Fields, FieldNoOverlap) {
 		t.Error("vLLM: the box is shown")
 	}

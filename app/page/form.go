@@ -566,8 +566,12 @@ func (b *viewBuilder) overrides() BoxView {
 	}
 	// vLLM's async scheduling, shown for vLLM alone, the overlap
 	// scheduler off, shown for SGLang and TensorRT-LLM, and speculative
-	// decoding, shown for a model with an MTP module, open it when set.
-	box.Open = box.Open || in.State[FieldAsync] == "1" || in.State[FieldNoOverlap] == "1" || drafts || !in.Errs[FieldDraft].OK() || !in.Errs[FieldDraftAccept].OK()
+	// decoding, shown for a model with an MTP module, open it when set or
+	// in error (a link's bad value shows its message by the field).
+	box.Open = box.Open || in.State[FieldAsync] == "1" || in.State[FieldNoOverlap] == "1" || drafts
+	for _, f := range []Field{FieldAsync, FieldNoOverlap, FieldDraft, FieldDraftAccept} {
+		box.Open = box.Open || !in.Errs[f].OK()
+	}
 	return box
 }
 
