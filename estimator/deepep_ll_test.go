@@ -14,6 +14,7 @@ import (
 // low-latency kernels do not serve that way keep NVLink's or the network's
 // figure: TensorRT-LLM, SGLang's EP without attention DP, a TP group over
 // two NVLink domains (DeepEPDecode's RDMA figures), two-batch overlap, AMD.
+// A rank's tokens past 128 pay NVLink's figure only.
 func TestDeepEPLowLatency(t *testing.T) {
 	b200 := Hardware{PeakFLOPS: 4.5e15, AttnFLOPS: 2.25e15, MemBandwidth: 7.7e12, LinkBandwidth: 9e11, Generation: GenBlackwell, NVLinkDomain: 8}
 	base := DefaultInput(loadArch(t, "deepseek-v3.json"))
@@ -57,6 +58,20 @@ func TestDeepEPLowLatency(t *testing.T) {
 	d1, _, _ := m0.decodeStep(1024, 1500)
 	if math.Abs(d0-d1-1024*(m.llComm-m.commPerToken)) > 1e-12 {
 		t.Errorf("closed-form decode step: %.4g s over NVLink's, want %.4g", d0-d1, 1024*(m.llComm-m.commPerToken))
+	}
+	// Past 128 tokens a rank the rest cross at NVLink's figure: 512 and
+	// 4,096 tokens over the 8 ranks pay the low-latency figure for 512
+	// and 1,024 of them.
+	for _, c := range []struct{ tokens, paid float64 }{{512, 512}, {1024, 1024}, {4096, 1024}} {
+		if got, want := m.lowLatencyExtra(c.tokens), c.paid*(m.llComm-m.commPerToken); math.Abs(got-want) > 1e-15 {
+			t.Errorf("%.0f tokens: low-latency extra %.4g s, want %.4g (%.0f tokens at the kernels' figure)", c.tokens, got, want, c.paid)
+		}
+	}
+	big := Step{DecodeSeqs: 4096, DecodeContext: 4096 * 1500}
+	ctok, lctx, kv = s.m.stepLoad(big, 0, 4096)
+	plain, _, _ = s.m.stepSum(4096, ctok, lctx, kv)
+	if got, want := s.StepSeconds(big)-plain, 1024*(m.llComm-m.commPerToken); math.Abs(got-want) > 1e-12 {
+		t.Errorf("decode step of 4,096: %.4g s over the plain step, want %.4g (the first 128 tokens a rank)", got, want)
 	}
 	for _, c := range []struct {
 		name string

@@ -56,9 +56,10 @@ type inferModel struct {
 	feToken float64
 	// llComm is commPerToken for a decode or verify step where SGLang's
 	// DeepEP runs its low-latency kernels inside an NVLink domain
-	// (deepEPLowLatencySeconds); 0 elsewhere.
-	llComm float64
-	layers float64
+	// (deepEPLowLatencySeconds); 0 elsewhere. llTokens is the step's
+	// tokens that pay it, deepEPMeasuredTokens a rank (lowLatencyExtra).
+	llComm, llTokens float64
+	layers           float64
 	// gemmCost is the matmuls' time relative to InferenceMFU by the
 	// inner dimension each runs at on one GPU (gemmShapeCost).
 	gemmCost float64
@@ -193,6 +194,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		if SGLangDeepEP(in) && deepEPArch(hw) && !DeepEPDecode(in, hw) && !in.TwoBatchOverlap {
 			ll := m.k * h * deepEPLowLatencySeconds(elem) / dpRanks(in)
 			m.llComm = m.layers * (ring(m.atp) + math.Max(mlp, ll))
+			m.llTokens = deepEPMeasuredTokens * dpRanks(in)
 		}
 	}
 	m.host, m.perLayer = stepFloor(in, hw)
@@ -587,9 +589,22 @@ const (
 // python/sglang/srt/layers/moe/utils.py, DeepEPMode.resolve); prefill
 // steps keep the normal kernels' NVLink figure. The exchange adds to the
 // step outside the roofline (deviceSum), so the difference adds too.
+//
+// Only a rank's first deepEPMeasuredTokens tokens pay the low-latency
+// figure; the rest cross at NVLink's (commPerToken, already in the step).
+// DeepEP's figures are its kernels' time at 128 tokens a rank, where the
+// exchange is bound by its latency, not by NVLink's bandwidth, and no
+// larger batch is published; carried on in proportion they priced the
+// LMSYS GB200 NVL72 decode of 1,408 sequences a GPU (48 GPUs, NVFP4
+// experts, FP8 KV at 2,000 tokens: 13,386 output tokens/s a GPU, a 105 ms
+// step; lmsys.org/blog/2025-09-25-gb200-part-2) at 238 ms, where the
+// capped exchange gives 141 ms (testdata/calibration/wide_ep/README.md).
+// At 128 tokens a rank or fewer nothing changes: every InferenceX
+// disaggregated decode worker of this kind but four (testdata/
+// calibration/README.md, hundred-sixteenth round).
 func (m *inferModel) lowLatencyExtra(tokens float64) float64 {
 	if m.llComm > m.commPerToken {
-		return tokens * (m.llComm - m.commPerToken)
+		return math.Min(tokens, m.llTokens) * (m.llComm - m.commPerToken)
 	}
 	return 0
 }

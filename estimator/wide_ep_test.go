@@ -48,12 +48,15 @@ func TestWideEPDecodeAgainstSGLang(t *testing.T) {
 		Generation: GenHopper}
 	replayed := 0
 	for _, r := range rows[1:] {
-		if r[col["replay"]] != "yes" {
+		// The fit rows: the H100 hardware above. The GB200 test row
+		// needs the catalog's GB200, so the CLI's replay runs it
+		// (cmd/rightsize TestWideEPCases).
+		if r[col["replay"]] != "yes" || r[col["split"]] != "fit" {
 			continue
 		}
 		replayed++
-		if r[col["gpu"]] != "h100-sxm" || r[col["engine"]] != "sglang" || r[col["model"]] != "deepseek-v3" {
-			t.Fatalf("%s: the replay knows H100 SXM, SGLang and DeepSeek-V3 only", r[col["id"]])
+		if r[col["gpu"]] != "h100-sxm" || r[col["engine"]] != "sglang" || r[col["model"]] != "deepseek-v3" || r[col["kv_dtype"]] != "bf16" {
+			t.Fatalf("%s: the replay knows H100 SXM, SGLang, DeepSeek-V3 and a BF16 KV cache only", r[col["id"]])
 		}
 		in := DefaultInput(loadArch(t, "deepseek-v3.json"))
 		in.Task, in.Engine, in.Weights, in.KV, in.VRAM, in.GPUMemUtil = Inference, SGLang, FP8, BF16, 80*GiB, 0.85

@@ -604,14 +604,15 @@ const wideEPFile = "wide_ep/wide_ep_decode_points.csv"
 
 // wideEPCases: the decode step of the published wide expert-parallel
 // decode instances (the rows marked for replay: SGLang's 72-H100 EP 72
-// decode with and without two-batch overlap), replayed as `rightsize
-// estimate --steady-state` of a copy of the instance's GPUs (attention DP
-// and EP over every GPU, the published redundant experts, SGLang's
-// wide-EP memory share 0.85, the published sequences a GPU at the
-// published KV length: a prompt one token shorter and two output tokens,
-// whose mean context is that length) against the step the published
-// throughput implies. Both rows are fit rows: the pair fixed the
-// overlap's exposed share (tboExposedShare).
+// decode with and without two-batch overlap, fit rows, and its 48-GB200
+// EP 48 decode in NVFP4, a test row), replayed as `rightsize estimate
+// --steady-state` of a copy of the instance's GPUs (attention DP and EP
+// over every GPU, the row's redundant experts, weights and KV dtype,
+// SGLang's wide-EP memory share 0.85, the published sequences a GPU at
+// the published KV length: a prompt one token shorter and two output
+// tokens, whose mean context is that length) against the step the
+// published throughput implies. The two H100 rows fixed the overlap's
+// exposed share (tboExposedShare).
 func wideEPCases(dir string) ([]valCase, error) {
 	rows, err := readCSV(dir, wideEPFile)
 	if err != nil {
@@ -623,12 +624,12 @@ func wideEPCases(dir string) ([]valCase, error) {
 			continue
 		}
 		g, seqs, kv, step := num(r["decode_gpus"]), num(r["seqs_per_gpu"]), num(r["kv_len"]), num(r["step_ms"])
-		if !(g >= 1 && seqs >= 1 && kv >= 2 && step > 0) {
-			return nil, fmt.Errorf("%s: %s: decode_gpus %q, seqs_per_gpu %q, kv_len %q, step_ms %q", wideEPFile, r["id"],
-				r["decode_gpus"], r["seqs_per_gpu"], r["kv_len"], r["step_ms"])
+		if !(g >= 1 && seqs >= 1 && kv >= 2 && step > 0) || splitNames[r["split"]] == "" || r["kv_dtype"] == "" {
+			return nil, fmt.Errorf("%s: %s: decode_gpus %q, seqs_per_gpu %q, kv_len %q, step_ms %q, split %q, kv_dtype %q", wideEPFile, r["id"],
+				r["decode_gpus"], r["seqs_per_gpu"], r["kv_len"], r["step_ms"], r["split"], r["kv_dtype"])
 		}
 		args := []string{"--model", r["model"], "--gpu", r["gpu"], "--engine", r["engine"], "--precision", r["weights"],
-			"--kv-dtype", "bf16", "--tp", r["decode_gpus"], "--gpus", r["decode_gpus"], "--dp", r["attn_dp"], "--ep", r["ep"],
+			"--kv-dtype", r["kv_dtype"], "--tp", r["decode_gpus"], "--gpus", r["decode_gpus"], "--dp", r["attn_dp"], "--ep", r["ep"],
 			"--redundant-experts", r["redundant_experts"], "--gpu-mem-util", "0.85", "--batch", itoa(int(seqs * g)),
 			"--prompt-tokens", itoa(int(kv) - 1), "--output-tokens", "2", "--steady-state"}
 		overlap := "without two-batch overlap"
@@ -636,9 +637,10 @@ func wideEPCases(dir string) ([]valCase, error) {
 			args = append(args, "--two-batch-overlap")
 			overlap = "two-batch overlap"
 		}
-		out = append(out, valCase{Group: "wide-EP decode step", Split: "fit", Source: wideEPFile, Engine: "SGLang (LMSYS, 2025-05)",
-			Setting: fmt.Sprintf("DeepSeek-V3 %s × %s, attention DP %s, EP %s + %s redundant experts, %s, %.0f sequences a GPU at %.0f tokens",
-				r["decode_gpus"], r["gpu"], r["attn_dp"], r["ep"], r["redundant_experts"], overlap, seqs, kv),
+		out = append(out, valCase{Group: "wide-EP decode step", Split: r["split"], Source: wideEPFile,
+			Engine: "SGLang (LMSYS, " + r["published"][:min(7, len(r["published"]))] + ")",
+			Setting: fmt.Sprintf("DeepSeek-V3 %s × %s, %s weights, %s KV, attention DP %s, EP %s + %s redundant experts, %s, %.0f sequences a GPU at %.0f tokens",
+				r["decode_gpus"], r["gpu"], r["weights"], r["kv_dtype"], r["attn_dp"], r["ep"], r["redundant_experts"], overlap, seqs, kv),
 			Args: args, Field: "performance.decode_step_seconds", Scale: 1000, Measured: step, Unit: "ms"})
 	}
 	return out, nil

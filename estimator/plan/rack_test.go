@@ -233,7 +233,11 @@ func TestRackTrainingBillsTheRack(t *testing.T) {
 // still fit, and the bill is the same rack. Since each prompt's handover
 // keeps an SGLang prefill worker busy 15 ms (estimator's
 // sglangPrefillHandoverSeconds) the prefill pool is four workers of two
-// trays where it was two: 16 trays of the rack where 12 were used.
+// trays where it was two: 16 trays of the rack where 12 were used. Since
+// only a rank's first 128 tokens a step pay the low-latency figures
+// (estimator's lowLatencyExtra), the TP 24 worker with 8 redundant
+// experts over 6 trays does it again, at 43.4 ms (p95), on 14 trays: the
+// layout of InferenceX's GB200 Dynamo-SGLang rows of 2025-12.
 func TestRackDecodeWorkersOfSixTrays(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
@@ -247,17 +251,17 @@ func TestRackDecodeWorkersOfSixTrays(t *testing.T) {
 	dw := d.DecodeWorker
 	t.Logf("prefill TP %d × %d, decode TP %d DP %d EP %d +%d redundant × %d over %d trays, %d trays, TPOT %.1f ms p95, %.0f USD/month",
 		d.PrefillWorker.TP, d.Prefill, dw.TP, dw.DP, dw.EP, dw.RedundantExperts, d.Decode, dw.InstancesPerWorker, d.Instances, 1000*d.TPOTAtSLOSeconds, d.MonthlyCostUSD)
-	if dw.TP != 32 || dw.DP != 32 || dw.EP != 32 || dw.RedundantExperts != 0 || dw.InstancesPerWorker != 8 || d.Decode != 1 {
-		t.Errorf("decode: TP %d DP %d EP %d, %d redundant experts, %d trays a worker, %d workers: want one worker of TP = DP = EP = 32 over 8 trays",
+	if dw.TP != 24 || dw.DP != 24 || dw.EP != 24 || dw.RedundantExperts != 8 || dw.InstancesPerWorker != 6 || d.Decode != 1 {
+		t.Errorf("decode: TP %d DP %d EP %d, %d redundant experts, %d trays a worker, %d workers: want one worker of TP = DP = EP = 24 with 8 redundant experts over 6 trays",
 			dw.TP, dw.DP, dw.EP, dw.RedundantExperts, dw.InstancesPerWorker, d.Decode)
 	}
-	if d.Instances != 16 || d.MonthlyCostUSD != 42*18*730 || d.TPOTAtSLOSeconds > 0.03 {
-		t.Errorf("%d trays at %.2f USD/month, TPOT %.4f s: want 16 trays of one rack (551880) and TPOT under 30 ms", d.Instances, d.MonthlyCostUSD, d.TPOTAtSLOSeconds)
+	if d.Instances != 14 || d.MonthlyCostUSD != 42*18*730 || d.TPOTAtSLOSeconds > 0.05 {
+		t.Errorf("%d trays at %.2f USD/month, TPOT %.4f s: want 14 trays of one rack (551880) and TPOT under 50 ms", d.Instances, d.MonthlyCostUSD, d.TPOTAtSLOSeconds)
 	}
 	// The sentence says the workers span trays of the rack, as an
 	// aggregated row over the trays does (before, it did not).
-	if a := d.Why.Args; len(a) == 0 || !reflect.DeepEqual(a[len(a)-1], plan.Reason{Key: plan.MsgDisaggRackSpan, Args: []any{2, 8, 18, 72}}) ||
-		!strings.Contains(d.Why.String(), "its workers span trays of one NVLink domain (2 a prefill worker, 8 a decode worker; a rack of 18 trays, 72 GPUs") {
+	if a := d.Why.Args; len(a) == 0 || !reflect.DeepEqual(a[len(a)-1], plan.Reason{Key: plan.MsgDisaggRackSpan, Args: []any{2, 6, 18, 72}}) ||
+		!strings.Contains(d.Why.String(), "its workers span trays of one NVLink domain (2 a prefill worker, 6 a decode worker; a rack of 18 trays, 72 GPUs") {
 		t.Errorf("why: %s", d.Why)
 	}
 	// The copy a row runs at EP 24 carries 8 redundant experts.
