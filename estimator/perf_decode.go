@@ -56,10 +56,9 @@ type inferModel struct {
 	feToken float64
 	// llComm is commPerToken for a decode or verify step where SGLang's
 	// DeepEP runs its low-latency kernels inside an NVLink domain
-	// (deepEPLowLatencySeconds); 0 elsewhere. llTokens is the step's
-	// tokens that pay it, deepEPMeasuredTokens a rank (lowLatencyExtra).
-	llComm, llTokens float64
-	layers           float64
+	// (deepEPLowLatencySeconds); 0 elsewhere.
+	llComm float64
+	layers float64
 	// gemmCost is the matmuls' time relative to InferenceMFU by the
 	// inner dimension each runs at on one GPU (gemmShapeCost).
 	gemmCost float64
@@ -194,7 +193,6 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		if SGLangDeepEP(in) && deepEPArch(hw) && !DeepEPDecode(in, hw) && !in.TwoBatchOverlap {
 			ll := m.k * h * deepEPLowLatencySeconds(elem) / dpRanks(in)
 			m.llComm = m.layers * (ring(m.atp) + math.Max(mlp, ll))
-			m.llTokens = deepEPMeasuredTokens * dpRanks(in)
 		}
 	}
 	m.host, m.perLayer = stepFloor(in, hw)
@@ -604,7 +602,7 @@ const (
 // calibration/README.md, hundred-sixteenth round).
 func (m *inferModel) lowLatencyExtra(tokens float64) float64 {
 	if m.llComm > m.commPerToken {
-		return math.Min(tokens, m.llTokens) * (m.llComm - m.commPerToken)
+		return math.Min(tokens, deepEPMeasuredTokens*dpRanks(m.in)) * (m.llComm - m.commPerToken)
 	}
 	return 0
 }
