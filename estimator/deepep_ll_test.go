@@ -35,20 +35,20 @@ func TestDeepEPLowLatency(t *testing.T) {
 	s := NewServingModel(base, b200, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000})
 	dec := Step{DecodeSeqs: 1024, DecodeContext: 1024 * 1500}
 	ctok, lctx, kv := s.m.stepLoad(dec, 0, 1024)
-	plain, _, _ := s.m.stepSum(1024, ctok, lctx, kv)
+	plain, _, _ := s.m.stepSum(false, 1024, ctok, lctx, kv)
 	if got, want := s.StepSeconds(dec)-plain, 1024*(m.llComm-m.commPerToken); math.Abs(got-want) > 1e-12 {
 		t.Errorf("decode step of 1,024: %.4g s over the plain step, want %.4g", got, want)
 	}
 	pre := Step{PrefillTokens: 4096, PrefillSeqs: 4, PrefillContext: 4 * 1024 * 1025 / 2, PrefillKV: 4096}
 	ctok, lctx, kv = s.m.stepLoad(pre, 4096, 0)
-	plain, _, _ = s.m.stepSum(4096, ctok, lctx, kv)
+	plain, _, _ = s.m.stepSum(false, 4096, ctok, lctx, kv)
 	spread := spreadAttention(s)
 	if got := spread.StepSeconds(pre); got != plain {
 		t.Errorf("prefill step %.6g s, want the normal kernels' %.6g s", got, plain)
 	}
 	ver := Step{DecodeSeqs: 256, DecodeContext: 256 * 1500, PrefillTokens: 256, PrefillSeqs: 256, PrefillContext: 256 * 1500, PrefillKV: 256, Verify: true}
 	ctok, lctx, kv = s.m.stepLoad(ver, 256, 256)
-	plain, _, _ = s.m.stepSum(512, ctok, lctx, kv)
+	plain, _, _ = s.m.stepSum(false, 512, ctok, lctx, kv)
 	if got, want := s.StepSeconds(ver)-plain, 512*(m.llComm-m.commPerToken); math.Abs(got-want) > 1e-12 {
 		t.Errorf("verify step of 256 + 256 draft tokens: %.4g s over the plain step, want %.4g", got, want)
 	}
@@ -69,7 +69,7 @@ func TestDeepEPLowLatency(t *testing.T) {
 	}
 	big := Step{DecodeSeqs: 4096, DecodeContext: 4096 * 1500}
 	ctok, lctx, kv = s.m.stepLoad(big, 0, 4096)
-	plain, _, _ = s.m.stepSum(4096, ctok, lctx, kv)
+	plain, _, _ = s.m.stepSum(false, 4096, ctok, lctx, kv)
 	if got, want := s.StepSeconds(big)-plain, 1024*(m.llComm-m.commPerToken); math.Abs(got-want) > 1e-12 {
 		t.Errorf("decode step of 4,096: %.4g s over the plain step, want %.4g (the first 128 tokens a rank)", got, want)
 	}

@@ -771,6 +771,18 @@ type Input struct {
 	// the launch Rightsize writes sets it), so a run without that
 	// variable is this setting. SGLang and TensorRT-LLM only.
 	NoOverlapSchedule bool
+	// CUDAGraphMaxBS is SGLang's --cuda-graph-max-bs: the largest decode
+	// batch a scheduler (a DP rank under attention DP) replays from a
+	// captured CUDA graph. A decode step over more sequences runs eager
+	// (sglangEagerHost): SGLang's CudaGraphRunner.can_run falls back to
+	// the eager forward past its largest captured batch ("roughly a 4x
+	// per-token latency increase" on a small model, sgl-project/sglang
+	// PR #33900; sglang#33483 measured the fallback on an L40 at the
+	// default cap of 32 with max_running_requests 4096). 0: the graphs
+	// cover every batch the job decodes, as the launch Rightsize writes
+	// sets the flag to (SGLangGraphCap); SGLang's own default by GPU
+	// memory is SGLangDefaults' CUDAGraphMaxBS. SGLang serving only.
+	CUDAGraphMaxBS int
 	// Offline: the serving engine runs without its API server, as a batch
 	// job does (vLLM's LLM class, trtllm-bench): no front end streams the
 	// tokens (vllmFrontEndToken). The planner sets it for batch jobs.
@@ -983,7 +995,7 @@ var wholeRanges = [...]struct {
 	{"gpus", 1, maxGPUs}, {"tp", 1, maxGPUs}, {"pp", 1, maxGPUs}, {"cp", 1, maxGPUs},
 	{"ep", 0, maxGPUs}, {"dp", 0, maxGPUs}, {"redundant-experts", 0, maxGPUs}, {"nvlink-domain", 0, maxGPUs},
 	{"micro-batches", 0, maxBatch}, {"virtual-stages", 0, maxBatch}, {"scheduler-steps", 0, maxBatch}, {"scheduler-recv-interval", 0, maxBatch},
-	{"attention-dp-balance", 0, maxBatch}, {"mtp-draft-tokens", 0, maxDraftTokens},
+	{"attention-dp-balance", 0, maxBatch}, {"mtp-draft-tokens", 0, maxDraftTokens}, {"cuda-graph-max-bs", 0, maxBatch},
 	{"global-batch", 0, maxBatch * maxGPUs},
 	{"lora-rank", 1, 1 << 16},
 	{"zero", 0, 3},
@@ -1284,6 +1296,11 @@ func (in Input) validate(l *errList) {
 	}
 	if in.NoOverlapSchedule && (train || in.Engine != SGLang && in.Engine != TRTLLM) {
 		l.add("no-overlap-schedule", 1, ErrIncompatible, "turning the overlap scheduler off is an sglang or trtllm serving option (vllm: --async-scheduling)")
+	}
+	if in.CUDAGraphMaxBS < 0 || in.CUDAGraphMaxBS > maxBatch {
+		l.whole("cuda-graph-max-bs", in.CUDAGraphMaxBS, "want 0..%d", maxBatch)
+	} else if in.CUDAGraphMaxBS > 0 && (in.Engine != SGLang || train) {
+		l.add("cuda-graph-max-bs", in.CUDAGraphMaxBS, ErrIncompatible, "the CUDA-graph batch cap is an sglang serving option")
 	}
 	if in.NoPrefixCache && (train || in.Engine != VLLM && in.Engine != SGLang) {
 		l.add("no-prefix-cache", 1, ErrIncompatible, "turning the prefix cache off is a vllm or sglang serving option")

@@ -85,6 +85,12 @@ type inferModel struct {
 	// step's prompt chunks each run their attention on one rank
 	// (rankSkewGrowth).
 	dpRanks float64
+	// eagerLaunch is the host's seconds to launch an eager decode forward
+	// on SGLang (sglangEagerLaunch; 0 on other engines, whose eager step
+	// is stepFloor's): every decode step runs eager with
+	// Input.EnforceEager, and past graphCap sequences on a rank
+	// (Input.CUDAGraphMaxBS) without it (eager, eagerStep).
+	graphCap, eagerLaunch float64
 	// Speculative decoding (Input.DraftTokens; specTokenSeconds): draft
 	// tokens a decode step verifies, the tokens a step yields
 	// (mtpAcceptedTokens) and the MTP module's share of a forward (one
@@ -215,6 +221,12 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.tbo = in.TwoBatchOverlap && a2a > 0
 	m.dpRanks = dpRanks(in)
+	if in.Engine == SGLang && (in.EnforceEager || in.CUDAGraphMaxBS > 0) {
+		m.eagerLaunch = sglangEagerLaunch(in, hw)
+		if !in.EnforceEager {
+			m.graphCap = float64(in.CUDAGraphMaxBS)
+		}
+	}
 	if in.DraftTokens > 0 && m.layers > 0 {
 		m.draft, m.mtpBlock = float64(in.DraftTokens), 1/m.layers
 		m.tau = mtpAcceptedTokens(a, in.DraftTokens, in.DraftAcceptance)
@@ -932,33 +944,35 @@ func (m *inferModel) deviceTerms(tokens, ctok, lctxSum, kvRead float64) (c, mem 
 // step is one engine step: the longer of the host floor and the device,
 // or their sum where the device's work waits on the host (hostSerial) or
 // the serving engine's release schedules between steps instead of under
-// them (overlapsHost: SGLang before 0.4, vLLM before 0.8); memBound
+// them (overlapsHost: SGLang before 0.4, vLLM before 0.8); where eager, a
+// decode step launched eagerly (inferModel.eager, eagerStep); memBound
 // reports whether the device's part was limited by memory bandwidth
 // rather than FLOPs.
-func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, memBound bool) {
-	return m.stepSum(tokens, tokens, tokens*lctx, kvRead)
+func (m *inferModel) step(eager bool, tokens, lctx, kvRead float64) (secs float64, b Bound, memBound bool) {
+	return m.stepSum(eager, tokens, tokens, tokens*lctx, kvRead)
 }
 
 // stepSum is step with the tokens' attention spans as their sum and
 // their compute in decode tokens' worth (deviceSum).
-func (m *inferModel) stepSum(tokens, ctok, lctxSum, kvRead float64) (secs float64, b Bound, memBound bool) {
+func (m *inferModel) stepSum(eager bool, tokens, ctok, lctxSum, kvRead float64) (secs float64, b Bound, memBound bool) {
 	d, memBound := m.deviceSum(tokens, ctok, lctxSum, kvRead)
-	if m.hostBetween || m.sc.serial(tokens) {
-		switch {
-		case m.host >= d:
-			return m.host + d, BoundHost, memBound
-		case memBound:
-			return m.host + d, BoundBandwidth, memBound
-		}
-		return m.host + d, BoundCompute, memBound
+	var host bool
+	switch {
+	case eager:
+		secs = m.eagerStep(d)
+		host = secs > d
+	case m.hostBetween || m.sc.serial(tokens):
+		secs, host = m.host+d, m.host >= d
+	default:
+		secs, host = max(m.host, d), m.host >= d
 	}
 	switch {
-	case m.host >= d:
-		return m.host, BoundHost, memBound
+	case host:
+		return secs, BoundHost, memBound
 	case memBound:
-		return d, BoundBandwidth, memBound
+		return secs, BoundBandwidth, memBound
 	}
-	return d, BoundCompute, memBound
+	return secs, BoundCompute, memBound
 }
 
 // decodeStep is one decode step of batch sequences at context ctx, whose
@@ -971,9 +985,9 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 			kv *= hfDynamicCacheReads
 		}
 		d := m.hfDecodeModel()
-		return d.step(batch, d.sc.attended(ctx)*d.sc.absorbed, kv)
+		return d.step(false, batch, d.sc.attended(ctx)*d.sc.absorbed, kv)
 	}
-	secs, b, memBound = m.step(batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
+	secs, b, memBound = m.step(m.eager(batch), batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
 	secs += m.stepExtra(batch, batch, true)
 	if fe := m.frontEndFloor(secs, batch); fe > secs {
 		// The API server streams the tokens slower than the GPU makes
@@ -987,6 +1001,37 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 		secs = m.specTokenSeconds(batch, batch*ctx, secs)
 	}
 	return secs, b, memBound
+}
+
+// eager reports whether an SGLang decode step of seqs sequences runs
+// eager: every one without CUDA graphs (Input.EnforceEager), else one past
+// the graph cap (Input.CUDAGraphMaxBS) on its busiest rank, the copy's
+// seqs spread evenly over its attention-DP ranks (SGLang's graph runner
+// takes the batch of its own scheduler).
+func (m *inferModel) eager(seqs float64) bool {
+	return m.eagerLaunch > 0 && (m.graphCap == 0 || math.Ceil(seqs/max(m.dpRanks, 1)) > m.graphCap)
+}
+
+// hostFloor is the host's least seconds under a decode step at Batch
+// (Perf.HostFloorSeconds): stepFloor's, with the eager launches where every
+// decode step runs eager (Input.EnforceEager on SGLang).
+func (m *inferModel) hostFloor() float64 {
+	if m.eagerLaunch > 0 && m.graphCap == 0 {
+		return m.host + m.eagerLaunch
+	}
+	return m.host
+}
+
+// eagerStep is an eager decode step whose device work takes d: the host
+// launches the forward's kernels (eagerLaunch) on the thread that also
+// runs the step's scheduling (host), while the device runs them, so the
+// step is the longer of the two; an engine release that schedules between
+// the steps (hostBetween) adds its host work before both.
+func (m *inferModel) eagerStep(d float64) float64 {
+	if m.hostBetween {
+		return m.host + max(m.eagerLaunch, d)
+	}
+	return max(m.host+m.eagerLaunch, d)
 }
 
 // specTokenSeconds is the seconds per generated token of a speculative

@@ -166,6 +166,11 @@ func stepFloor(in Input, hw Hardware) (host, perLayer float64) {
 	switch {
 	case in.Engine == LlamaCpp:
 		return 0, llamaCppLayerSeconds
+	case in.Engine == SGLang && in.EnforceEager:
+		// Its decode steps launch eagerly on the host, priced per step
+		// (inferModel.eagerStep, sglangEagerLaunch); no layer cost on
+		// the device.
+		return servingHost(in), 0
 	case in.Engine.Pooled() && in.EnforceEager:
 		return servingHost(in) + layers*servingEagerOpsPerLayer*op, 0
 	case in.Engine.Pooled():

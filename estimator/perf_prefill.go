@@ -12,7 +12,7 @@ package estimator
 func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
 	n, f, at := k*prompt, m.promptCost, m.sc.attended(prompt/2)
 	ctok, lctx, kv := n*f, n*at*f, k*m.kvSeq(prompt)
-	secs, b, _ = m.stepSum(n, ctok, lctx, kv)
+	secs, b, _ = m.stepSum(false, n, ctok, lctx, kv)
 	if m.dpRanks > 1 {
 		secs += m.rankSkewGrowth(k, prompt, at, n, ctok, lctx, kv)
 	}

@@ -201,7 +201,7 @@ func (m *inferModel) rawStepSeconds(st Step) float64 {
 		return 0
 	}
 	ctok, lctx, kv := m.stepLoad(st, p, d)
-	secs, _, _ := m.stepSum(tokens, ctok, lctx, kv)
+	secs, _, _ := m.stepSum((p == 0 || st.Verify) && m.eager(d), tokens, ctok, lctx, kv)
 	if m.dpRanks > 1 && p > 0 && !st.Verify {
 		k := float64(max(st.PrefillSeqs, 1))
 		secs += m.rankSkewGrowth(k, p/k, m.sc.attended(max(st.PrefillContext, 0)/p), tokens, ctok, lctx, kv)
@@ -328,7 +328,7 @@ func (m *inferModel) perf(in Input, eff Efficiency, peak float64, w Workload) Pe
 	prompt, out := SampleLengths(in, w)
 
 	p := Perf{GPUs: in.GPUs, Replicas: replicas, ComputeEfficiency: eff.InferenceMFU, BandwidthUtil: eff.BandwidthUtil,
-		HostFloorSeconds: m.host}
+		HostFloorSeconds: m.hostFloor()}
 	prefillB, prefillBound := m.prefill(c, prompt)
 	p.PrefillTokensPerSecond = r * c * prompt / prefillB
 	if out == 0 {

@@ -34,17 +34,33 @@ func RequestSeconds(in Input, hw Hardware) float64 {
 	if in.RequestSeconds > 0 {
 		return in.RequestSeconds
 	}
-	// The host class's speed against a server's.
-	host := hw.withDefaults().HostOpSeconds / hfOpSeconds
 	switch in.Engine {
 	case SGLang:
-		return promptOps(in) * sglangRequestOpSeconds * host
+		// One eager forward's launches: the same figure as an eager
+		// decode step's (sglangEagerLaunch).
+		return sglangEagerLaunch(in, hw)
 	case TRTLLM:
+		// The host class's speed against a server's.
+		host := hw.withDefaults().HostOpSeconds / hfOpSeconds
 		return trtllmRequestSeconds + promptOps(in)*trtllmRequestOpSeconds*host
 	case VLLM:
 		return vllmRequestSeconds
 	}
 	return 0
+}
+
+// sglangEagerLaunch is the host's seconds to launch one decode forward of
+// in's model eagerly on SGLang, past its captured CUDA graphs
+// (Input.CUDAGraphMaxBS): the forward's eager operations (promptOps) at
+// SGLang's cost per operation on a host like hw's, the figure its
+// prefill's eager forward is fitted at (sglangRequestOpSeconds; 80 ms for
+// DeepSeek-R1 at TP 8 on a server host). The same reading priced
+// InferenceX's MoRI-SGLang decode ranks that ran past their recipes'
+// graphs (DeepSeek-R1 on MI355X, 256 and 512 sequences a rank against
+// graphs to 160: 77.5 and 85.1 ms a step measured; testdata/calibration/
+// README.md, hundred-sixteenth round). Not fitted on those rows.
+func sglangEagerLaunch(in Input, hw Hardware) float64 {
+	return promptOps(in) * sglangRequestOpSeconds * hw.withDefaults().HostOpSeconds / hfOpSeconds
 }
 
 // DisaggRequestSeconds is RequestSeconds for a disaggregated replica

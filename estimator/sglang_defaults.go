@@ -224,10 +224,14 @@ type ShareFix struct {
 	Cause, Recipe string
 }
 
-// Apply is in at the fix: its share, and the chunk the recipes set where
-// in sets none or a larger one.
+// Apply is in at the fix: its share, the chunk the recipes set where in
+// sets none or a larger one, and the recipes' CUDA-graph batch where in
+// sets none (the launch writes it: decode steps past it run eager).
 func (f ShareFix) Apply(in Input) Input {
 	in.GPUMemUtil = f.Share
+	if in.CUDAGraphMaxBS == 0 && in.Engine == SGLang {
+		in.CUDAGraphMaxBS = f.CUDAGraphMaxBS
+	}
 	if f.Chunk > 0 && (in.MaxBatchedTokens == 0 || in.MaxBatchedTokens > f.Chunk) {
 		in.MaxBatchedTokens = f.Chunk
 	}

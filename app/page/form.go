@@ -547,7 +547,7 @@ func (b *viewBuilder) overrides() BoxView {
 	size(FieldAlloc, MsgAllocator, res.PerGPU.AllocatorReserve)
 	size(FieldNCCL, MsgNCCL, res.PerGPU.NCCL)
 	size(FieldGraphs, graphsKey, res.PerGPU.CUDAGraphs)
-	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), checkF(FieldAsync, MsgAsync), checkF(FieldNoOverlap, MsgNoOverlap), textF(FieldHost, MsgHost))
+	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), checkF(FieldAsync, MsgAsync), checkF(FieldNoOverlap, MsgNoOverlap), textF(FieldGraphCap, MsgGraphCap), textF(FieldHost, MsgHost))
 	// Speculative decoding where the model has an MTP module (or a link
 	// set it), its acceptance once drafts are set.
 	drafts := in.State[FieldDraft] != "" && in.State[FieldDraft] != "0"
@@ -565,11 +565,13 @@ func (b *viewBuilder) overrides() BoxView {
 		box.Open = box.Open || in.State[f] != DefaultState[f] || !in.Errs[f].OK()
 	}
 	// vLLM's async scheduling, shown for vLLM alone, the overlap
-	// scheduler off, shown for SGLang and TensorRT-LLM, and speculative
+	// scheduler off, shown for SGLang and TensorRT-LLM, SGLang's graph
+	// cap, and speculative
 	// decoding, shown for a model with an MTP module, open it when set or
 	// in error (a link's bad value shows its message by the field).
-	box.Open = box.Open || in.State[FieldAsync] == "1" || in.State[FieldNoOverlap] == "1" || drafts
-	for _, f := range []Field{FieldAsync, FieldNoOverlap, FieldDraft, FieldDraftAccept} {
+	box.Open = box.Open || in.State[FieldAsync] == "1" || in.State[FieldNoOverlap] == "1" || drafts ||
+		in.State[FieldGraphCap] != "" && in.State[FieldGraphCap] != "0"
+	for _, f := range []Field{FieldAsync, FieldNoOverlap, FieldGraphCap, FieldDraft, FieldDraftAccept} {
 		box.Open = box.Open || !in.Errs[f].OK()
 	}
 	return box

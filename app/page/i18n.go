@@ -480,6 +480,7 @@ const (
 	MsgAsync
 	MsgNoOverlap
 	MsgDraft
+	MsgGraphCap
 	MsgDraftAccept
 	MsgMTPDetail
 	MsgDP
@@ -1045,6 +1046,7 @@ var messagesEN = [NMsgs]string{
 	MsgAsync:                 "Async scheduling (vLLM --async-scheduling, opt-in before 0.14)",
 	MsgNoOverlap:             "Overlap scheduler off (SGLang, TensorRT-LLM)",
 	MsgDraft:                 "MTP draft tokens per step (speculative decoding; 0: off)",
+	MsgGraphCap:              "Largest decode batch from CUDA graphs (SGLang --cuda-graph-max-bs; larger batches decode eager; 0: the job's batch)",
 	MsgDraftAccept:           "Draft acceptance (0: measured for the model)",
 	MsgMTPDetail:             "MTP draft tokens a step: %s; tokens accepted a step: %s",
 	MsgDP:                    "Attention data parallel (DP, serving)",
@@ -1574,6 +1576,7 @@ var MessagesRU = [NMsgs]string{
 	MsgAsync:                 "Асинхронное планирование (vLLM --async-scheduling, до 0.14 по запросу)",
 	MsgNoOverlap:             "Без планировщика с перекрытием (SGLang, TensorRT-LLM)",
 	MsgDraft:                 "Черновых токенов MTP за шаг (спекулятивное декодирование; 0: выкл.)",
+	MsgGraphCap:              "Наибольший батч декодирования из CUDA-графов (SGLang --cuda-graph-max-bs; больший идёт без графов; 0: батч задачи)",
 	MsgDraftAccept:           "Доля принятых черновиков (0: измеренная для модели)",
 	MsgMTPDetail:             "черновых токенов MTP за шаг: %s; принятых токенов за шаг: %s",
 	MsgDP:                    "DP-параллелизм внимания (сервинг)",
@@ -2103,6 +2106,7 @@ var messagesZH = [NMsgs]string{
 	MsgAsync:                 "异步调度（vLLM --async-scheduling，0.14 之前需手动开启）",
 	MsgNoOverlap:             "关闭重叠调度（SGLang、TensorRT-LLM）",
 	MsgDraft:                 "每步 MTP 草稿 token 数（投机解码；0：关闭）",
+	MsgGraphCap:              "CUDA 图覆盖的最大解码批次（SGLang --cuda-graph-max-bs；更大批次以 eager 解码；0：任务的批次）",
 	MsgDraftAccept:           "草稿接受率（0：该模型的实测值）",
 	MsgMTPDetail:             "每步 MTP 草稿 token：%s；每步接受的 token：%s",
 	MsgDP:                    "注意力数据并行（DP，推理服务）",

@@ -255,6 +255,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
 	r.onOff(jobspec.AsyncScheduling, &in.AsyncScheduling)
 	r.onOff(jobspec.NoOverlapSchedule, &in.NoOverlapSchedule)
+	r.whole(jobspec.CUDAGraphMaxBS, &in.CUDAGraphMaxBS)
 	r.onOff(jobspec.TextOnly, &in.TextOnly)
 	r.onOff(jobspec.Compile, &in.Compiled)
 	r.onOff(jobspec.LoRAFusedQKV, &in.LoRAFusedQKV)

@@ -101,6 +101,7 @@ const (
 	FieldNoOverlap   // the engine's overlap scheduler off (estimator.Input.NoOverlapSchedule)
 	FieldDraft       // speculative decoding's drafts a step (estimator.Input.DraftTokens)
 	FieldDraftAccept // their acceptance (estimator.Input.DraftAcceptance)
+	FieldGraphCap    // SGLang's largest decode batch from CUDA graphs (estimator.Input.CUDAGraphMaxBS)
 	// FieldOffer is the offer a planner row the user applied rents
 	// (WithPlan, Plan.Offer): the job is estimated and timed on one GPU
 	// (or slice) of its instances as the planner did (planner.OnOffer);
@@ -156,7 +157,7 @@ var FieldNames = [NFields]string{
 	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
 	FieldAttnKernel: "attention-kernel", FieldAdapterDType: "adapter-dtype", FieldOffer: "offer", FieldRedundant: "redundant-experts", FieldAsync: "async-scheduling",
 	FieldNoOverlap: "no-overlap-schedule",
-	FieldDraft:     "mtp-draft-tokens", FieldDraftAccept: "mtp-acceptance",
+	FieldDraft:     "mtp-draft-tokens", FieldDraftAccept: "mtp-acceptance", FieldGraphCap: "cuda-graph-max-bs",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -299,6 +300,9 @@ func (s *ViewState) Shown(f Field) bool {
 		// SGLang's and TensorRT-LLM's overlap scheduler
 		// (estimator.Input.NoOverlapSchedule).
 		return !train && ok && (eng == estimator.SGLang || eng == estimator.TRTLLM)
+	case FieldGraphCap:
+		// SGLang's --cuda-graph-max-bs (estimator.Input.CUDAGraphMaxBS).
+		return !train && ok && eng == estimator.SGLang
 	case FieldDraft, FieldDraftAccept:
 		// Speculative decoding with the model's MTP module runs on the
 		// serving engines (estimator.Input.DraftTokens).

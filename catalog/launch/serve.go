@@ -517,6 +517,43 @@ func (e *emitter) engineInput(k Kind, s copyShape) estimator.Input {
 // 0.36 of each GPU for weights and KV, under DeepSeek-R1's FP8 weights
 // alone, and SGLang stops at start-up; at TP 4 on B200s its reserve for a
 // 16,384-token chunk and graphs to batch 512 does the same).
+// sglangGraphs is the --cuda-graph-max-bs an SGLang copy of shape s
+// starts with (0: none written): the plan's own where it set one
+// (estimator.Input.CUDAGraphMaxBS, which the estimate priced eager past),
+// else, where SGLang's default for the GPU's memory and TP
+// (estimator.SGLangDefaults) is below the batch a scheduler runs — seqs,
+// the --max-running-requests written (0: none), or the plan's requests
+// in flight, over the copy's attention-DP ranks — that batch: the plan
+// priced every decode step from a graph, and past its largest captured
+// batch SGLang decodes eager (CudaGraphRunner.can_run; about 4× the
+// per-token latency of a small model, sgl-project/sglang PR #33900, with
+// the fallback seen at SGLang's default cap of 32 on an L40, #33483).
+// Deployment guides set the cap to the running requests
+// (sgl-project/sglang PR #21005: "Typically people set cuda-graph-max-bs
+// equal to max-running-requests"). Nothing without graphs
+// (Input.EnforceEager).
+func (e *emitter) sglangGraphs(s copyShape, seqs int) int {
+	if e.in.EnforceEager {
+		return 0
+	}
+	if g := e.in.CUDAGraphMaxBS; g > 0 {
+		return g
+	}
+	// limits gives a dense model's DP copies (sglangDenseDP) their own
+	// share already; attention DP's --max-running-requests is the copy's.
+	n, perScheduler := seqs, sglangDenseDP(e.in.Arch, s)
+	if n == 0 {
+		n, perScheduler = int(math.Ceil(e.row.Concurrency)), false
+	}
+	if !perScheduler && s.dp > 1 {
+		n = (n + s.dp - 1) / s.dp
+	}
+	if n > estimator.SGLangDefaults(e.rowVRAM(), s.tp).CUDAGraphMaxBS {
+		return n
+	}
+	return 0
+}
+
 func (e *emitter) fixedShare(k Kind, s copyShape) estimator.ShareFix {
 	if u := e.rowShare(k); u > 0 {
 		return estimator.ShareFix{Share: u, CUDAGraphMaxBS: estimator.SGLangDPAttentionCUDAGraphMaxBS}
@@ -921,6 +958,8 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			if f.Chunk > 0 && (tokens == 0 || tokens > f.Chunk) {
 				tokens = f.Chunk
 			}
+		} else if g := e.sglangGraphs(s, seqs); g > 0 {
+			c.num("--cuda-graph-max-bs", g)
 		}
 		if seqs > 0 {
 			c.num(knobs.MaxSeqs, seqs)

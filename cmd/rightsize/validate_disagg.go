@@ -243,7 +243,27 @@ func disaggArgs(r map[string]string, slots, prefillBatch int) ([]string, string)
 	if disaggRecipeFP8KV(r) {
 		args = append(args, "--kv-dtype", "fp8")
 	}
+	if moriDecodeGraphs(r) {
+		args = append(args, "--cuda-graph-max-bs", strconv.Itoa(moriDPDecodeGraphMaxBS))
+	}
 	return args, ""
+}
+
+// moriDPDecodeGraphMaxBS is the largest decode batch a MoRI-SGLang decode
+// worker with attention DP captures a CUDA graph for, a rank's: InferenceX's
+// AMD recipes pass --cuda-graph-bs 1…160 with max_running_requests 4096
+// to every DeepSeek model's DP decode worker (benchmarks/multi_node/
+// amd_utils/models.yaml, decode.dp.cuda_graph_bs_range "1-160", from its
+// first version, 8d81e0bf, 2026-02-19, to 843c6254); their decode workers
+// without DP run at most their graph batch (ep_only 256 of 256, no_dp 128
+// of 128), so only the DP workers can decode past their graphs.
+const moriDPDecodeGraphMaxBS = 160
+
+// moriDecodeGraphs reports whether row r's decode worker ran under
+// models.yaml's DP settings (moriDPDecodeGraphMaxBS): a MoRI-SGLang row
+// with attention DP on the decode side, run after the file was added.
+func moriDecodeGraphs(r map[string]string) bool {
+	return r["framework"] == "mori-sglang" && r["decode_dp_attention"] == "true" && r["run_date"] >= "2026-02-19"
 }
 
 // disaggRecipeFP8KV reports whether the recipe that ran a disaggregated

@@ -40,16 +40,14 @@ var gpustackModels = map[string]struct{ id, precision string }{
 }
 
 // gpustackIgnored are serving flags that change nothing the estimate
-// models (context limits, server address, parsers, CUDA-graph capture
-// sizes); every other flag the replay cannot set makes the row
+// models (context limits, server address, parsers); every other flag the replay cannot set makes the row
 // unreplayable.
 var gpustackIgnored = map[string]bool{"--max-model-len": true, "--max_seq_len": true, "--max_seq_len=40960": true,
-	"--host": true, "--port": true, "--tool-call-parser": true, "--reasoning-parser": true, "--cuda-graph-max-bs": true,
-	"--trust-remote-code": true}
+	"--host": true, "--port": true, "--tool-call-parser": true, "--reasoning-parser": true, "--trust-remote-code": true}
 
 // gpustackValue reports whether an ignored flag takes a value.
 var gpustackValue = map[string]bool{"--max-model-len": true, "--max_seq_len": true, "--host": true, "--port": true,
-	"--tool-call-parser": true, "--reasoning-parser": true, "--cuda-graph-max-bs": true}
+	"--tool-call-parser": true, "--reasoning-parser": true}
 
 // gpustackArgs is the estimate command of one row, or the reason it has
 // none.
@@ -71,7 +69,7 @@ func gpustackArgs(r map[string]string) ([]string, string) {
 		return nil, "a variant the label names: " + l
 	}
 	var model string
-	tp, dp, ep, budget := 1, 1, 1, 0
+	tp, dp, ep, budget, graphs := 1, 1, 1, 0, 0
 	expertParallel, dpAttention, async := false, false, false
 	for i := 0; i < len(cmd); i++ {
 		f := cmd[i]
@@ -122,6 +120,12 @@ func gpustackArgs(r map[string]string) ([]string, string) {
 				return nil, "unreadable " + f
 			}
 			budget = n
+		case f == "--cuda-graph-max-bs" && engine == "sglang":
+			n, ok := val()
+			if !ok {
+				return nil, "unreadable " + f
+			}
+			graphs = n // decode batches past it run eager (Input.CUDAGraphMaxBS)
 		case gpustackIgnored[f] || gpustackIgnored[strings.SplitN(f, "=", 2)[0]]:
 			if gpustackValue[f] {
 				i++
@@ -167,6 +171,9 @@ func gpustackArgs(r map[string]string) ([]string, string) {
 		"--range-ratio", ratio}
 	if budget > 0 {
 		args = append(args, "--max-batched-tokens", strconv.Itoa(budget))
+	}
+	if graphs > 0 {
+		args = append(args, "--cuda-graph-max-bs", strconv.Itoa(graphs))
 	}
 	if v := strings.TrimPrefix(r["engine_version"], "v"); v != "" {
 		args = append(args, "--engine-version", v)

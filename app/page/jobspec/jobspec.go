@@ -89,6 +89,7 @@ const (
 	EnforceEager
 	AsyncScheduling
 	NoOverlapSchedule
+	CUDAGraphMaxBS
 	MTPDraftTokens
 	MTPAcceptance
 	GPU
@@ -216,6 +217,9 @@ var Fields = [N]Spec{
 	// SGLang's --disable-overlap-schedule, TensorRT-LLM's
 	// disable_overlap_scheduler (estimator.Input.NoOverlapSchedule).
 	NoOverlapSchedule: {"no-overlap-schedule", "nos", "0", Bool},
+	// SGLang's --cuda-graph-max-bs (estimator.Input.CUDAGraphMaxBS): 0,
+	// graphs cover the job's decode batch, as the launch sets them to.
+	CUDAGraphMaxBS: {"cuda-graph-max-bs", "cgb", "0", Int},
 	// Speculative decoding with the model's multi-token-prediction module
 	// (estimator.Input.DraftTokens, DraftAcceptance): 0 drafts is none,
 	// acceptance 0 the measured figure for the module.
