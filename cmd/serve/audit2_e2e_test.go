@@ -50,6 +50,10 @@ var audit2Jobs = []struct {
 	{name: "bad3", frag: "m=llama-3.1-8b&b=abc&s=-5&n=0", langs: []string{"en", "ru", "zh"}, bad: []string{"rs-batch", "rs-seq", "rs-gpus"}},
 	{name: "sheet", frag: "m=llama-3.1-8b&e=vllm&rps=2&show=prices.offers", langs: []string{"en"}, sheet: true},
 	{name: "config", frag: "show=model", langs: []string{"en", "ru"}, config: true},
+	// SGLang's CUDA-graph cap among the engine settings (the box opens on
+	// a set value; PR #40346's setting), and its bad value by the field.
+	{name: "graphcap", frag: "m=qwen3-0.6b&g=rtx-5090&e=sglang&rps=50&s=384&out=256&cgb=48", langs: []string{"en", "ru", "zh"}},
+	{name: "badcgb", frag: "m=llama-3.1-8b&e=sglang&cgb=-5", langs: []string{"en", "ru", "zh"}, bad: []string{"rs-cuda-graph-max-bs"}},
 }
 
 // audit2Default are the jobs make test runs, in English (about 30 s):
@@ -58,7 +62,7 @@ var audit2Jobs = []struct {
 // config reads) and the wide-EP serving job. RIGHTSIZE_AUDIT_JOBS=all
 // runs every job in its languages (six minutes on two cores), or a list
 // of names.
-const audit2Default = "r1-serve,sheet,bad3,config"
+const audit2Default = "r1-serve,sheet,bad3,config,badcgb"
 
 func TestE2EAudit2Shots(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
