@@ -137,6 +137,17 @@ func TestInferenceXDisaggRecipeKV(t *testing.T) {
 		if hasFP8KV(args) != want {
 			t.Errorf("%s %s %s: FP8 KV %v, want %v", r["framework"], r["hardware"], r["run_date"], hasFP8KV(args), want)
 		}
+		// MoRI's attention-DP decode workers capture graphs to 160 a rank
+		// (moriDPDecodeGraphMaxBS) since amd_utils/models.yaml; no other
+		// row passes a cap.
+		g := slices.Index(args, "--cuda-graph-max-bs")
+		wantCap := r["framework"] == "mori-sglang" && r["decode_dp_attention"] == "true" && r["run_date"] >= "2026-02-19"
+		if (g >= 0) != wantCap || g >= 0 && args[g+1] != "160" {
+			t.Errorf("%s %s %s DP %s: graph cap %v, want %v at 160", r["framework"], r["hardware"], r["run_date"], r["decode_dp_attention"], g >= 0, wantCap)
+		}
+		if wantCap {
+			seen["graph cap"]++
+		}
 		if r["framework"] == "dynamo-sglang" && r["hardware"] == "gb200" && r["run_date"] < "2026-01-27" && r["decode_dp_attention"] == "true" {
 			if tp := argValue(args, "--decode-tp"); argValue(args, "--decode-ep") != tp || argValue(args, "--decode-redundant-experts") != "32" {
 				t.Errorf("%s %s: decode TP %s EP %s, %s redundant experts; want EP = TP and 32", r["framework"], r["run_date"], tp,
@@ -146,7 +157,7 @@ func TestInferenceXDisaggRecipeKV(t *testing.T) {
 		}
 		seen[r["framework"]+" "+map[bool]string{true: "fp8", false: "bf16"}[want]]++
 	}
-	for _, k := range []string{"dynamo-trt fp8", "mori-sglang fp8", "dynamo-sglang fp8", "dynamo-sglang bf16", "slurm_jobs"} {
+	for _, k := range []string{"dynamo-trt fp8", "mori-sglang fp8", "dynamo-sglang fp8", "dynamo-sglang bf16", "slurm_jobs", "graph cap"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s rows", k)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -275,6 +276,17 @@ func TestGPUStackArgs(t *testing.T) {
 		"python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --host 0.0.0.0 --port 8000 --tp-size 8 --enable-dp-attention", "4"))
 	if arg(args, "--dp") != "8" || arg(args, "--tp") != "8" || arg(args, "--batch") != "4" || arg(args, "--engine") != "sglang" {
 		t.Errorf("DP attention row: %v", args)
+	}
+	// SGLang's CUDA-graph cap is replayed (decode past it runs eager,
+	// estimator.Input.CUDAGraphMaxBS); none where the command sets none.
+	args, _ = gpustackArgs(row("docs/performance-lab/qwen3-8b/h100.md", "",
+		"python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --cuda-graph-max-bs 8", "4"))
+	if arg(args, "--cuda-graph-max-bs") != "8" {
+		t.Errorf("graph cap row: %v", args)
+	}
+	if a, _ := gpustackArgs(row("docs/performance-lab/deepseek-r1/h200.md", "",
+		"python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --tp-size 8", "4")); slices.Contains(a, "--cuda-graph-max-bs") {
+		t.Errorf("a command without a cap replayed with one: %v", a)
 	}
 	for _, r := range []map[string]string{
 		row("docs/performance-lab/qwen3-8b/h100-latency.md", "", "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B-FP8 --speculative-algorithm EAGLE3", "4"),
