@@ -3,6 +3,7 @@ package launch_test
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"rightsize/catalog/launch"
@@ -32,6 +33,11 @@ func TestEmitSGLangGraphCap(t *testing.T) {
 			return 0
 		}
 		n, _ := strconv.Atoi(m[1])
+		// A cap the plan's batch set says why, beside SGLang's own.
+		why := strings.Contains(l.Text(), "SGLang captures "+strconv.Itoa(def)+" by default")
+		if why != (req.Input.CUDAGraphMaxBS == 0) {
+			t.Errorf("cap %d (set %d): the note on SGLang's default written %v", n, req.Input.CUDAGraphMaxBS, why)
+		}
 		return n
 	}
 	for _, c := range []struct {

@@ -548,7 +548,9 @@ func (e *emitter) sglangGraphs(s copyShape, seqs int) int {
 	if !perScheduler && s.dp > 1 {
 		n = (n + s.dp - 1) / s.dp
 	}
-	if n > estimator.SGLangDefaults(e.rowVRAM(), s.tp).CUDAGraphMaxBS {
+	if d := estimator.SGLangDefaults(e.rowVRAM(), s.tp).CUDAGraphMaxBS; n > d {
+		e.note("--cuda-graph-max-bs " + itoa(n) + ": the plan decodes " + itoa(n) + " requests a scheduler from CUDA graphs, where SGLang captures " +
+			itoa(d) + " by default on this GPU; a larger batch decodes eager, several times slower a token")
 		return n
 	}
 	return 0
