@@ -774,14 +774,15 @@ type Input struct {
 	// CUDAGraphMaxBS is SGLang's --cuda-graph-max-bs: the largest decode
 	// batch a scheduler (a DP rank under attention DP) replays from a
 	// captured CUDA graph. A decode step over more sequences runs eager
-	// (sglangEagerHost): SGLang's CudaGraphRunner.can_run falls back to
-	// the eager forward past its largest captured batch ("roughly a 4x
-	// per-token latency increase" on a small model, sgl-project/sglang
-	// PR #33900; sglang#33483 measured the fallback on an L40 at the
-	// default cap of 32 with max_running_requests 4096). 0: the graphs
-	// cover every batch the job decodes, as the launch Rightsize writes
-	// sets the flag to (SGLangGraphCap); SGLang's own default by GPU
-	// memory is SGLangDefaults' CUDAGraphMaxBS. SGLang serving only.
+	// (inferModel.eagerStep, sglangEagerLaunch): SGLang's
+	// CudaGraphRunner.can_run falls back to the eager forward past its
+	// largest captured batch ("roughly a 4x per-token latency increase" on a
+	// small model, sgl-project/sglang PR #33900; sglang#33483 measured the
+	// fallback on an L40 at the default cap of 32 with max_running_requests
+	// 4096). 0: the graphs cover every batch the job decodes, as the launch
+	// Rightsize writes sets the flag to (catalog/launch, sglangGraphs);
+	// SGLang's own default by GPU memory is SGLangDefaults' CUDAGraphMaxBS.
+	// SGLang serving only.
 	CUDAGraphMaxBS int
 	// Offline: the serving engine runs without its API server, as a batch
 	// job does (vLLM's LLM class, trtllm-bench): no front end streams the

@@ -85,11 +85,11 @@ type inferModel struct {
 	// step's prompt chunks each run their attention on one rank
 	// (rankSkewGrowth).
 	dpRanks float64
-	// eagerLaunch is the host's seconds to launch an eager decode forward
-	// on SGLang (sglangEagerLaunch; 0 on other engines, whose eager step
-	// is stepFloor's): every decode step runs eager with
-	// Input.EnforceEager, and past graphCap sequences on a rank
-	// (Input.CUDAGraphMaxBS) without it (eager, eagerStep).
+	// graphCap and eagerLaunch: SGLang's decode steps run eager, the host
+	// taking eagerLaunch seconds to launch the forward (sglangEagerLaunch;
+	// 0 on other engines, whose eager step is stepFloor's), every one with
+	// Input.EnforceEager (graphCap 0) and past graphCap sequences on a
+	// rank (Input.CUDAGraphMaxBS) without it (eager, eagerStep).
 	graphCap, eagerLaunch float64
 	// Speculative decoding (Input.DraftTokens; specTokenSeconds): draft
 	// tokens a decode step verifies, the tokens a step yields

@@ -40,9 +40,7 @@ func RequestSeconds(in Input, hw Hardware) float64 {
 		// decode step's (sglangEagerLaunch).
 		return sglangEagerLaunch(in, hw)
 	case TRTLLM:
-		// The host class's speed against a server's.
-		host := hw.withDefaults().HostOpSeconds / hfOpSeconds
-		return trtllmRequestSeconds + promptOps(in)*trtllmRequestOpSeconds*host
+		return trtllmRequestSeconds + promptOps(in)*trtllmRequestOpSeconds*hostClass(hw)
 	case VLLM:
 		return vllmRequestSeconds
 	}
@@ -54,14 +52,20 @@ func RequestSeconds(in Input, hw Hardware) float64 {
 // (Input.CUDAGraphMaxBS): the forward's eager operations (promptOps) at
 // SGLang's cost per operation on a host like hw's, the figure its
 // prefill's eager forward is fitted at (sglangRequestOpSeconds; 80 ms for
-// DeepSeek-R1 at TP 8 on a server host). The same reading priced
-// InferenceX's MoRI-SGLang decode ranks that ran past their recipes'
-// graphs (DeepSeek-R1 on MI355X, 256 and 512 sequences a rank against
-// graphs to 160: 77.5 and 85.1 ms a step measured; testdata/calibration/
-// README.md, hundred-sixteenth round). Not fitted on those rows.
+// DeepSeek-R1 at TP 8 on a server host). Read by hand against InferenceX's
+// MoRI-SGLang decode ranks that ran past their recipes' graphs
+// (DeepSeek-R1 on MI355X, 256 and 512 sequences a rank against graphs to
+// 160: 77.5 and 85.1 ms a step measured, +3 and −6% so priced;
+// testdata/calibration/README.md, hundred-sixteenth round); their replay
+// does not reach the cap, its prefill side limiting the modelled batch.
+// Not fitted on those rows.
 func sglangEagerLaunch(in Input, hw Hardware) float64 {
-	return promptOps(in) * sglangRequestOpSeconds * hw.withDefaults().HostOpSeconds / hfOpSeconds
+	return promptOps(in) * sglangRequestOpSeconds * hostClass(hw)
 }
+
+// hostClass is the host's speed against a server's: the factor on the
+// engines' per-operation costs fitted on server hosts.
+func hostClass(hw Hardware) float64 { return hw.withDefaults().HostOpSeconds / hfOpSeconds }
 
 // DisaggRequestSeconds is RequestSeconds for a disaggregated replica
 // whose prefill workers run prefillTP ways: a request's prompt runs there,

@@ -566,9 +566,9 @@ func (b *viewBuilder) overrides() BoxView {
 	}
 	// vLLM's async scheduling, shown for vLLM alone, the overlap
 	// scheduler off, shown for SGLang and TensorRT-LLM, SGLang's graph
-	// cap, and speculative
-	// decoding, shown for a model with an MTP module, open it when set or
-	// in error (a link's bad value shows its message by the field).
+	// cap, and speculative decoding, shown for a model with an MTP module,
+	// open it when set or in error (a link's bad value shows its message
+	// by the field).
 	box.Open = box.Open || in.State[FieldAsync] == "1" || in.State[FieldNoOverlap] == "1" || drafts ||
 		in.State[FieldGraphCap] != "" && in.State[FieldGraphCap] != "0"
 	for _, f := range []Field{FieldAsync, FieldNoOverlap, FieldGraphCap, FieldDraft, FieldDraftAccept} {

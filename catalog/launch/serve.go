@@ -506,17 +506,6 @@ func (e *emitter) engineInput(k Kind, s copyShape) estimator.Input {
 	return in
 }
 
-// fixedShare is the share a launch of engine k sets in place of k's
-// default, with the settings that go with it (Share 0 for none): the
-// row's own where the planner set one (plan.Row.MemShare: SGLang's
-// default leaves its attention-DP copies no pool, which the recipes run
-// with CUDA graphs to estimator.SGLangDPAttentionCUDAGraphMaxBS) and k
-// runs the row's engine; where k is another engine than the one the row
-// was planned for, the fix estimator.EngineShareFor gives when k's default
-// leaves the copy no pool (SGLang's at DP attention 16 on H100s reserves
-// 0.36 of each GPU for weights and KV, under DeepSeek-R1's FP8 weights
-// alone, and SGLang stops at start-up; at TP 4 on B200s its reserve for a
-// 16,384-token chunk and graphs to batch 512 does the same).
 // sglangGraphs is the --cuda-graph-max-bs an SGLang copy of shape s
 // starts with (0: none written): the plan's own where it set one
 // (estimator.Input.CUDAGraphMaxBS, which the estimate priced eager past),
@@ -556,6 +545,17 @@ func (e *emitter) sglangGraphs(s copyShape, seqs int) int {
 	return 0
 }
 
+// fixedShare is the share a launch of engine k sets in place of k's
+// default, with the settings that go with it (Share 0 for none): the
+// row's own where the planner set one (plan.Row.MemShare: SGLang's
+// default leaves its attention-DP copies no pool, which the recipes run
+// with CUDA graphs to estimator.SGLangDPAttentionCUDAGraphMaxBS) and k
+// runs the row's engine; where k is another engine than the one the row
+// was planned for, the fix estimator.EngineShareFor gives when k's default
+// leaves the copy no pool (SGLang's at DP attention 16 on H100s reserves
+// 0.36 of each GPU for weights and KV, under DeepSeek-R1's FP8 weights
+// alone, and SGLang stops at start-up; at TP 4 on B200s its reserve for a
+// 16,384-token chunk and graphs to batch 512 does the same).
 func (e *emitter) fixedShare(k Kind, s copyShape) estimator.ShareFix {
 	if u := e.rowShare(k); u > 0 {
 		return estimator.ShareFix{Share: u, CUDAGraphMaxBS: estimator.SGLangDPAttentionCUDAGraphMaxBS}

@@ -40,8 +40,8 @@ var gpustackModels = map[string]struct{ id, precision string }{
 }
 
 // gpustackIgnored are serving flags that change nothing the estimate
-// models (context limits, server address, parsers); every other flag the replay cannot set makes the row
-// unreplayable.
+// models (context limits, server address, parsers); every other flag the
+// replay cannot set makes the row unreplayable.
 var gpustackIgnored = map[string]bool{"--max-model-len": true, "--max_seq_len": true, "--max_seq_len=40960": true,
 	"--host": true, "--port": true, "--tool-call-parser": true, "--reasoning-parser": true, "--trust-remote-code": true}
 
