@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"cmp"
 	"math"
 	"strings"
 
@@ -955,8 +956,10 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// The recipes that set that share capture CUDA graphs to a
 			// smaller batch (estimator.SGLangDPAttentionCUDAGraphMaxBS at
 			// DP attention, SGLangTightCUDAGraphMaxBS at TP 4), and at TP
-			// 4 prefill a smaller chunk, which the share's reserve holds.
-			c.num("--cuda-graph-max-bs", f.CUDAGraphMaxBS)
+			// 4 prefill a smaller chunk, which the share's reserve holds;
+			// a cap the plan set itself (Input.CUDAGraphMaxBS, which
+			// ShareFix.Apply keeps and the estimate priced) stands.
+			c.num("--cuda-graph-max-bs", cmp.Or(e.in.CUDAGraphMaxBS, f.CUDAGraphMaxBS))
 			if f.Chunk > 0 && (tokens == 0 || tokens > f.Chunk) {
 				tokens = f.Chunk
 			}

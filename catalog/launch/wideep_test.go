@@ -41,6 +41,17 @@ func TestLaunchWritesThePlannedShare(t *testing.T) {
 			t.Errorf("the SGLang launch lacks %q:\n%s", want, text)
 		}
 	}
+	// A cap the job sets itself (estimator.Input.CUDAGraphMaxBS, priced
+	// eager past it) is the one written beside the share, not the recipes'.
+	capped := req
+	capped.Input.CUDAGraphMaxBS = 128
+	l, err = launch.Emit(launch.SGLang, capped, row, nil, "deepseek-r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := l.Text(); !strings.Contains(text, "--cuda-graph-max-bs 128 ") || strings.Contains(text, "--cuda-graph-max-bs 64 ") {
+		t.Errorf("the SGLang launch of a job capped at 128:\n%s", text)
+	}
 	l, err = launch.Emit(launch.VLLM, req, row, nil, "deepseek-r1")
 	if err != nil {
 		t.Fatal(err)
