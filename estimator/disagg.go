@@ -370,8 +370,11 @@ func (z *DisaggSizer) sideInput(s DisaggSide, d Disagg) Input {
 	si := z.in
 	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
 	si.DraftTokens, si.DraftAcceptance = d.DraftTokens, d.Acceptance
-	if s.MemShare > 0 {
-		si.GPUMemUtil = s.MemShare
+	if s.MemShare > 0 && s.MemShare != si.GPUMemUtil {
+		// A share of the side's own (a planner's, at the recipes' share
+		// for an attention-DP worker) with the CUDA-graph cap the launch
+		// writes beside it.
+		si = PlannedShareFix(s.MemShare, si).Apply(si)
 	}
 	return si
 }

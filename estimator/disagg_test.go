@@ -686,3 +686,56 @@ func TestDisaggDecodeSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestPlannedShareCarriesTheGraphCap: a side's memory share of its own
+// (DisaggSide.MemShare, the planner's SGLang attention-DP share) comes
+// with the recipes' --cuda-graph-max-bs 64, which the launch writes beside
+// it (PlannedShareFix, the launch's fixedShare), so a decode worker whose
+// ranks run more than 64 sequences prices those steps eager, as the
+// launched engine runs them. DeepSeek-V3 FP8 on 80 GB GPUs, TP 32 · DP 32 ·
+// EP 32 at the share: 64 a rank (2,048 in flight on one decode worker)
+// keeps its graph step (40.2 ms), 96 a rank (3,072) goes past the cap
+// (84.0 ms), where a cap raised to 128 by hand keeps graphs (40.7 ms); at
+// the request's own share (the model input's GPUMemUtil) nothing is added.
+func TestPlannedShareCarriesTheGraphCap(t *testing.T) {
+	in, hw := disaggInput(t)
+	in.VRAM = 80 * GiB
+	if f := PlannedShareFix(0.85, Input{Engine: SGLang, DP: 32}); f.Share != 0.85 || f.CUDAGraphMaxBS != SGLangDPAttentionCUDAGraphMaxBS {
+		t.Fatalf("SGLang DP 32: %+v", f)
+	}
+	for _, i := range []Input{{Engine: SGLang, DP: 1}, {Engine: VLLM, DP: 8}, {Engine: TRTLLM, DP: 8}} {
+		if f := PlannedShareFix(0.85, i); f.CUDAGraphMaxBS != 0 {
+			t.Fatalf("%v DP %d: %+v", i.Engine, i.DP, f)
+		}
+	}
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	wide := DisaggSide{Workers: 1, TP: 32, DP: 32, EP: 32, MemShare: SGLangDPAttentionMemFraction}
+	z := NewDisaggSizer(in, hw, Efficiency{}, w)
+	if got := z.sideInput(wide, Disagg{}).CUDAGraphMaxBS; got != SGLangDPAttentionCUDAGraphMaxBS {
+		t.Fatalf("side input's cap %d, want %d", got, SGLangDPAttentionCUDAGraphMaxBS)
+	}
+	step := func(in Input, conc int) float64 {
+		t.Helper()
+		d := Disagg{Prefill: DisaggSide{Workers: 4, TP: 32, DP: 32, EP: 32, MemShare: SGLangDPAttentionMemFraction}, Decode: wide, Concurrency: conc}
+		p, err := DisaggServing(in, hw, Efficiency{}, w, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.DecodeStepSeconds
+	}
+	raised := in
+	raised.CUDAGraphMaxBS = 128
+	within, past, graphs := step(in, 2048), step(in, 3072), step(raised, 3072)
+	t.Logf("decode step: 64 a rank %.1f ms, 96 a rank %.1f ms (graphs to 128: %.1f ms)", within*1e3, past*1e3, graphs*1e3)
+	if !(past > 2*graphs) {
+		t.Fatalf("96 a rank past the cap: %.1f ms, with graphs to 128: %.1f ms", past*1e3, graphs*1e3)
+	}
+	if !(within < past/1.5) {
+		t.Fatalf("64 a rank, within the cap: %.1f ms, against %.1f ms past it", within*1e3, past*1e3)
+	}
+	own := in
+	own.GPUMemUtil = SGLangDPAttentionMemFraction // the request's own share: no fix stands behind it
+	if got := NewDisaggSizer(own, hw, Efficiency{}, w).sideInput(wide, Disagg{}).CUDAGraphMaxBS; got != 0 {
+		t.Fatalf("at the request's own share the side's cap is %d, want none", got)
+	}
+}

@@ -249,6 +249,21 @@ func (f ShareFix) EngineFlags() string {
 	return f.flags("--mem-fraction-static %g", " --chunked-prefill-size %d", " --cuda-graph-max-bs %d")
 }
 
+// PlannedShareFix is the fix a memory share set on an SGLang copy's or
+// worker's layout by the planner (plan.Row.MemShare, DisaggSide.MemShare)
+// stands for: the attention-DP recipes' share comes with their
+// --cuda-graph-max-bs (SGLangDPAttentionCUDAGraphMaxBS), which the launch
+// writes beside it, so an estimate at the share prices decode steps past
+// that cap eager (ShareFix.Apply) as the launched engine runs them. share
+// on a copy without attention DP (or another engine) sets the share alone.
+func PlannedShareFix(share float64, in Input) ShareFix {
+	f := ShareFix{Share: share}
+	if in.Engine == SGLang && in.DP > 1 {
+		f.CUDAGraphMaxBS = SGLangDPAttentionCUDAGraphMaxBS
+	}
+	return f
+}
+
 // flags writes the share, the chunk where the fix sets one and the graph
 // batch where graphs names a flag for it.
 func (f ShareFix) flags(share, chunk, graphs string) string {

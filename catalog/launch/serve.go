@@ -559,7 +559,7 @@ func (e *emitter) sglangGraphs(s copyShape, seqs int) int {
 // 16,384-token chunk and graphs to batch 512 does the same).
 func (e *emitter) fixedShare(k Kind, s copyShape) estimator.ShareFix {
 	if u := e.rowShare(k); u > 0 {
-		return estimator.ShareFix{Share: u, CUDAGraphMaxBS: estimator.SGLangDPAttentionCUDAGraphMaxBS}
+		return estimator.PlannedShareFix(u, e.engineInput(k, s))
 	}
 	if e.in.GPUMemUtil != 0 || engineOf(k) == e.row.Engine {
 		return estimator.ShareFix{}
@@ -959,7 +959,9 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// 4 prefill a smaller chunk, which the share's reserve holds;
 			// a cap the plan set itself (Input.CUDAGraphMaxBS, which
 			// ShareFix.Apply keeps and the estimate priced) stands.
-			c.num("--cuda-graph-max-bs", cmp.Or(e.in.CUDAGraphMaxBS, f.CUDAGraphMaxBS))
+			if g := cmp.Or(e.in.CUDAGraphMaxBS, f.CUDAGraphMaxBS); g > 0 {
+				c.num("--cuda-graph-max-bs", g)
+			}
 			if f.Chunk > 0 && (tokens == 0 || tokens > f.Chunk) {
 				tokens = f.Chunk
 			}

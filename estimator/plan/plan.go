@@ -1702,8 +1702,10 @@ type gpuMem struct {
 
 func (m gpuMem) set(in *estimator.Input) {
 	in.VRAM, in.VisibleVRAM, in.VLLMSmallDefaults = m.vram, m.visible, m.vllmSmall
-	if m.share > 0 {
-		in.GPUMemUtil = m.share
+	if m.share > 0 && m.share != in.GPUMemUtil {
+		// The planner's share (Row.MemShare), with the CUDA-graph cap
+		// the launch writes beside it (estimator.PlannedShareFix).
+		*in = estimator.PlannedShareFix(m.share, *in).Apply(*in)
 	}
 }
 

@@ -589,7 +589,7 @@ func (p *planner) layoutFits(c estimator.Input) (estimator.Input, bool) {
 		return c, false
 	}
 	if f, ok := estimator.EngineShareFor(c); ok {
-		c.GPUMemUtil = f.Share
+		c = estimator.PlannedShareFix(f.Share, c).Apply(c)
 		return c, p.estimate(c).Fits
 	}
 	return c, false
