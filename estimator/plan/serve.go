@@ -589,7 +589,7 @@ func (p *planner) layoutFits(c estimator.Input) (estimator.Input, bool) {
 		return c, false
 	}
 	if f, ok := estimator.EngineShareFor(c); ok {
-		c = estimator.PlannedShareFix(f.Share, c).Apply(c)
+		c = f.Apply(c) // the share with its recipes' CUDA-graph cap, as PlannedShareFix gives the row's share
 		return c, p.estimate(c).Fits
 	}
 	return c, false
