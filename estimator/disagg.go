@@ -54,6 +54,11 @@ type DisaggSide struct {
 	// (SGLang's attention-DP workers at the recipes' share,
 	// EngineShareFor) on its side alone.
 	MemShare float64
+	// MoEA2A is each worker's SGLang expert exchange under attention DP
+	// (as Input.MoEA2A); "": the model input's. NVIDIA's GB200 FP4
+	// recipes run their prefill workers without DeepEP (--ep-size 4,
+	// no --moe-a2a-backend) and their decode workers with it.
+	MoEA2A string
 }
 
 // Disagg is a disaggregated replica serving a closed-loop client.
@@ -329,6 +334,7 @@ type DisaggSizer struct {
 type keptSide struct {
 	tp, dp, ep, redundant, draft int
 	share, accept                float64
+	a2a                          string
 	m                            ServingModel
 }
 
@@ -342,7 +348,7 @@ func NewDisaggSizer(in Input, hw Hardware, eff Efficiency, w Workload) *DisaggSi
 func (z *DisaggSizer) side(s DisaggSide, d Disagg) (ServingModel, error) {
 	for _, k := range z.kept[:z.nkept] {
 		if k.tp == s.TP && k.dp == s.DP && k.ep == s.EP && k.redundant == s.RedundantExperts && k.share == s.MemShare &&
-			k.draft == d.DraftTokens && k.accept == d.Acceptance {
+			k.draft == d.DraftTokens && k.accept == d.Acceptance && k.a2a == s.MoEA2A {
 			return k.m, k.m.Err()
 		}
 	}
@@ -356,7 +362,7 @@ func (z *DisaggSizer) side(s DisaggSide, d Disagg) (ServingModel, error) {
 	} else {
 		z.nkept++
 	}
-	z.kept[i] = keptSide{s.TP, s.DP, s.EP, s.RedundantExperts, d.DraftTokens, s.MemShare, d.Acceptance, m}
+	z.kept[i] = keptSide{s.TP, s.DP, s.EP, s.RedundantExperts, d.DraftTokens, s.MemShare, d.Acceptance, s.MoEA2A, m}
 	return m, m.Err()
 }
 
@@ -370,6 +376,9 @@ func (z *DisaggSizer) sideInput(s DisaggSide, d Disagg) Input {
 	si := z.in
 	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
 	si.DraftTokens, si.DraftAcceptance = d.DraftTokens, d.Acceptance
+	if s.MoEA2A != "" {
+		si.MoEA2A = s.MoEA2A
+	}
 	if s.MemShare > 0 && s.MemShare != si.GPUMemUtil {
 		// A share of the side's own (a planner's, at the recipes' share
 		// for an attention-DP worker) with the CUDA-graph cap the launch
@@ -782,7 +791,7 @@ func prefixed(p string, err error) error {
 	if e, ok := err.(*InputError); ok {
 		c := *e
 		switch c.Field {
-		case "tp", "dp", "ep", "redundant-experts":
+		case "tp", "dp", "ep", "redundant-experts", "moe-a2a-backend":
 			c.Field = p + c.Field
 		}
 		return &c

@@ -747,6 +747,18 @@ type Input struct {
 	// experts exchange tokens by all-to-all (tboStep), and leaves the
 	// others as they are.
 	TwoBatchOverlap bool
+	// MoEA2A is SGLang's expert exchange under attention data parallelism
+	// (--moe-a2a-backend): MoEA2ADeepEP, or "" for the estimate's default,
+	// DeepEP's all-to-all wherever EP > 1 and DP > 1 (SGLangDeepEP), as
+	// the large-scale recipes and SGLang's own CI run it; MoEA2ANone,
+	// SGLang's own default, where every rank gathers every DP rank's
+	// tokens before the experts and reduces after them (the same ring as
+	// tensor parallelism), the shared experts split over TP and no DeepEP
+	// buffers reserved. The recipes that run that (NVIDIA srt-slurm's
+	// B200 and H200 attention-DP DeepSeek recipes, its GB200/GB300 FP4
+	// prefill workers: --enable-dp-attention with or without --ep-size and
+	// no --moe-a2a-backend) are priced as run. SGLang only.
+	MoEA2A string
 	// SchedulerSteps is vLLM's multi-step scheduling (--scheduler-steps;
 	// vLLM v0.6's --num-scheduler-steps): the engine runs this many decode
 	// steps per scheduling pass, so a new request waits for the pass in
@@ -1281,6 +1293,15 @@ func (in Input) validate(l *errList) {
 	case train || !in.Engine.Pooled() || in.EP <= 1 || !a.IsMoE():
 		l.add("redundant-experts", r, ErrIncompatible, "redundant experts are copies over a serving engine's expert-parallel ranks: want --ep > 1 on vllm, sglang or trtllm with a mixture-of-experts model")
 	}
+	switch in.MoEA2A {
+	case "":
+	case MoEA2ADeepEP, MoEA2ANone:
+		if train || in.Engine != SGLang || !a.IsMoE() {
+			l.add("moe-a2a-backend", in.MoEA2A, ErrIncompatible, "%s", MoEA2ANeeds)
+		}
+	default:
+		l.add("moe-a2a-backend", in.MoEA2A, ErrRange, "want %s or %s", MoEA2ADeepEP, MoEA2ANone)
+	}
 	if in.TwoBatchOverlap && (train || in.Engine != SGLang || !a.IsMoE()) {
 		l.add("two-batch-overlap", in.TwoBatchOverlap, ErrIncompatible, "%s", TwoBatchOverlapNeeds)
 	}
@@ -1548,6 +1569,15 @@ func GPULayoutRefusal(in Input, hw Hardware) string {
 	}
 	return LayoutRefusal(in, hw)
 }
+
+// The values of Input.MoEA2A, as SGLang's --moe-a2a-backend names them.
+const (
+	MoEA2ADeepEP = "deepep"
+	MoEA2ANone   = "none"
+)
+
+// MoEA2ANeeds is what Input.MoEA2A asks of a job.
+const MoEA2ANeeds = "--moe-a2a-backend is SGLang's expert exchange: want --engine sglang serving a mixture-of-experts model"
 
 // TwoBatchOverlapNeeds is what Input.TwoBatchOverlap asks of a job: the
 // overlap is SGLang's, and it hides the experts' all-to-all, which a

@@ -426,8 +426,16 @@ func allReduceLatency(hw Hardware, t float64) float64 {
 // no prompt rate for it can be fitted (no fit row pairs 1k with 8k prompts
 // there), so the all-to-all's figure stays on these rows
 // (testdata/calibration/README.md, ninety-eighth round).
+//
+// SGLang under attention DP with --moe-a2a-backend none (Input.MoEA2A)
+// gathers instead: python/sglang/srt/layers/communicator.py's
+// LayerCommunicator gathers every DP rank's tokens to every rank before
+// the MoE block (dp_gather) and scatters the reduced output after it
+// (dp_scatter), where the DeepEP dispatcher exchanges each token with its
+// experts' ranks only; the same ring as tensor parallelism, as without
+// attention DP.
 func epAllToAll(in Input) bool {
-	return in.EP > 1 && in.Arch.IsMoE() && (in.Engine != SGLang || dpRanks(in) > 1)
+	return in.EP > 1 && in.Arch.IsMoE() && (in.Engine != SGLang || (dpRanks(in) > 1 && in.MoEA2A != MoEA2ANone))
 }
 
 // SGLangDeepEP reports whether in is SGLang's expert parallelism under

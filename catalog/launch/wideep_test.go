@@ -2,6 +2,7 @@ package launch_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -208,5 +209,44 @@ func TestSGLangDenseDPAsCopies(t *testing.T) {
 	row.Concurrency = 100
 	if l, err = launch.Emit(launch.SGLang, req, row, nil, "llama-3.1-70b"); err != nil || flagInt(t, l.Text(), "sglang", "--max-running-requests") != 50 {
 		t.Errorf("a batch of 100 over 2 copies: %v\n%s", err, l.Text())
+	}
+}
+
+// TestSGLangGatherExchange: a job that states SGLang's own default
+// exchange (estimator.Input.MoEA2A "none": every rank gathers every DP
+// rank's tokens before the experts, as NVIDIA's B200 and H200
+// attention-DP recipes run) launches with attention DP and its EP but no
+// DeepEP, and DeepEP's own limits no longer refuse it: the same layout
+// on A100s, whose GPUs DeepEP does not run on, launches too.
+func TestSGLangGatherExchange(t *testing.T) {
+	emit := func(model string, w estimator.DType, offerID string, ep int) (string, error) {
+		req := serving(t, model, 20, estimator.SGLang, plan.OnDemand)
+		req.Input.Weights, req.Input.MoEA2A = w, estimator.MoEA2ANone
+		row := servingRow(t, req, offerID, 8, 1, 1)
+		row.AttnDP, row.EP = 8, ep
+		l, err := launch.Emit(launch.SGLang, req, row, nil, model)
+		return l.Text(), err
+	}
+	for _, c := range []struct {
+		model, offer string
+		w            estimator.DType
+		ep           int
+	}{
+		{"deepseek-r1", "aws-p5.48xlarge", estimator.FP8, 8},
+		{"qwen3-30b-a3b", "aws-p4de.24xlarge", estimator.BF16, 8},
+	} {
+		text, err := emit(c.model, c.w, c.offer, c.ep)
+		if err != nil {
+			t.Errorf("%s on %s at DP 8 EP %d with the gather: %v", c.model, c.offer, c.ep, err)
+			continue
+		}
+		for _, want := range []string{"--enable-dp-attention", "--ep-size " + strconv.Itoa(c.ep)} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s on %s lacks %q:\n%s", c.model, c.offer, want, text)
+			}
+		}
+		if strings.Contains(text, "deepep") || strings.Contains(text, "DeepEP") {
+			t.Errorf("%s on %s with the gather writes DeepEP:\n%s", c.model, c.offer, text)
+		}
 	}
 }

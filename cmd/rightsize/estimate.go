@@ -136,6 +136,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = intFlag(fs, jobspec.CP, "context-parallel degree: the sequence split over CP GPUs with ring attention (training; --gpus = DP × TP × PP × CP)")
 		_                = intFlag(fs, jobspec.EP, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
 		_                = intFlag(fs, jobspec.RedundantExperts, "serving with --ep: extra copies of routed experts over the EP ranks, so that --ep divides experts + these; each EP rank holds (experts + these)/EP (SGLang --ep-num-redundant-experts, vLLM --enable-eplb --eplb-config num_redundant_experts, TensorRT-LLM MoE load balancer num_slots − experts)")
+		moeA2A           = fs.String("moe-a2a-backend", "", "SGLang serving a mixture-of-experts model with --ep and --dp: the experts' token exchange, "+estimator.MoEA2ADeepEP+" (DeepEP's all-to-all, the default here, as the large-scale recipes run it) or "+estimator.MoEA2ANone+" (SGLang's own default: every rank gathers every DP rank's tokens before the experts, as NVIDIA's B200 and H200 attention-DP recipes run)")
 		tbo              = fs.Bool("two-batch-overlap", false, "SGLang serving a mixture-of-experts model with --ep and --dp: run each step as two micro-batches whose compute overlaps the other's expert all-to-all (--enable-two-batch-overlap; off by default, as SGLang's). Faster once the all-to-all crosses nodes at large batches (+25.5% decode at 256 sequences a GPU on 72 H100s), slower at small ones (−27% at 32)")
 		_                = intFlag(fs, jobspec.DP, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
 		_                = textFlag(fs, jobspec.CUDAContext, "override the CUDA context line, e.g. 1343MiB")
@@ -313,6 +314,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 	}
 	in.TwoBatchOverlap = *tbo
+	in.MoEA2A = *moeA2A
 	switch {
 	case *gpu != "" && *vram != "":
 		errs = append(errs, errors.New("--gpu and --vram are exclusive"))

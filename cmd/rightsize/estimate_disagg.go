@@ -21,7 +21,8 @@ type disaggFlags struct {
 	on                    *bool
 	pw, ptp, pdp, pep, pb *int
 	dw, dtp, ddp, dep, db *int
-	pred, dred            *int // each side's redundant experts
+	pred, dred            *int    // each side's redundant experts
+	pa2a, da2a            *string // each side's SGLang expert exchange
 	kvGbps, kvLatency     *float64
 	prefillHandover       *float64
 	simulate              *bool // --simulate
@@ -46,6 +47,8 @@ func defineDisagg(fs *flag.FlagSet) *disaggFlags {
 	}{{"prefill", &f.pred}, {"decode", &f.dred}} {
 		*r.v = fs.Int(r.s+"-redundant-experts", 0, "with --disagg: extra expert copies over each "+r.s+" worker's EP ranks, so that --"+r.s+"-ep divides experts + these (as --redundant-experts; SGLang --ep-num-redundant-experts)")
 	}
+	f.pa2a = fs.String("prefill-moe-a2a-backend", "", "with --disagg: the prefill workers' SGLang expert exchange under attention DP (as --moe-a2a-backend)")
+	f.da2a = fs.String("decode-moe-a2a-backend", "", "with --disagg: the decode workers' SGLang expert exchange under attention DP (as --moe-a2a-backend)")
 	f.kvGbps = fs.Float64("kv-transfer-gbps", 0, "with --disagg: Gbit/s per GPU the KV cache crosses between prefill and decode workers (0: NVLink where both sides fit one NVLink domain, else --network-gbps per GPU or 400 Gbit/s per Hopper/Blackwell GPU)")
 	f.prefillHandover = fs.Float64("prefill-handover", 0, fmt.Sprintf("with --disagg: seconds a prefill worker spends on each prompt's handover besides its forward, busy (0: the engine's fitted figure, %.0f ms on SGLang, none on the others)", 1000*estimator.PrefillHandoverSeconds(estimator.SGLang)))
 	f.kvLatency = fs.Float64("kv-transfer-latency", 0, fmt.Sprintf("with --disagg: seconds each request's KV handover costs besides the bytes (0: the fitted %.0f ms)", 1000*estimator.DisaggHandoverSeconds))
@@ -60,14 +63,14 @@ func (f *disaggFlags) active(set map[string]bool) (bool, error) {
 		return false, nil
 	}
 	for _, n := range []string{"prefill-workers", "prefill-tp", "prefill-dp", "prefill-ep", "prefill-batch", "decode-workers",
-		"decode-tp", "decode-dp", "decode-ep", "decode-batch", "prefill-redundant-experts", "decode-redundant-experts", "kv-transfer-gbps",
+		"decode-tp", "decode-dp", "decode-ep", "decode-batch", "prefill-redundant-experts", "decode-redundant-experts", "prefill-moe-a2a-backend", "decode-moe-a2a-backend", "kv-transfer-gbps",
 		"kv-transfer-latency", "prefill-handover", "simulate"} {
 		if set[n] && !*f.on {
 			return false, fmt.Errorf("--%s: only with --disagg", n)
 		}
 	}
 	if *f.on {
-		for _, n := range []string{"tp", "dp", "ep", "gpus", "pp", "cp", "redundant-experts"} {
+		for _, n := range []string{"tp", "dp", "ep", "gpus", "pp", "cp", "redundant-experts", "moe-a2a-backend"} {
 			if set[n] {
 				return false, fmt.Errorf("--%s: with --disagg each side has its own (--prefill-%s, --decode-%s)", n, n, n)
 			}
@@ -186,8 +189,8 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		w.PromptTokens = 0
 	}
 	d := estimator.Disagg{
-		Prefill:     estimator.DisaggSide{Workers: *f.pw, TP: *f.ptp, DP: *f.pdp, EP: *f.pep, RedundantExperts: *f.pred, Batch: *f.pb},
-		Decode:      estimator.DisaggSide{Workers: *f.dw, TP: *f.dtp, DP: *f.ddp, EP: *f.dep, RedundantExperts: *f.dred, Batch: *f.db},
+		Prefill:     estimator.DisaggSide{Workers: *f.pw, TP: *f.ptp, DP: *f.pdp, EP: *f.pep, RedundantExperts: *f.pred, Batch: *f.pb, MoEA2A: *f.pa2a},
+		Decode:      estimator.DisaggSide{Workers: *f.dw, TP: *f.dtp, DP: *f.ddp, EP: *f.dep, RedundantExperts: *f.dred, Batch: *f.db, MoEA2A: *f.da2a},
 		Concurrency: in.Batch, KVBandwidth: *f.kvGbps * 1e9 / 8, KVLatencySeconds: *f.kvLatency, PrefillHandoverSeconds: *f.prefillHandover,
 		DraftTokens: in.DraftTokens, Acceptance: in.DraftAcceptance,
 	}
@@ -228,6 +231,9 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	dec := in
 	dec.TP, dec.DP, dec.EP, dec.PP, dec.CP, dec.GPUs = d.Decode.TP, d.Decode.DP, d.Decode.EP, 1, 1, d.Decode.TP
 	dec.RedundantExperts = d.Decode.RedundantExperts
+	if d.Decode.MoEA2A != "" {
+		dec.MoEA2A = d.Decode.MoEA2A
+	}
 	dec.Batch = max(1, int(math.Ceil(p.DecodeBatch)))
 	dec.Seq = w.PromptTokens + w.OutputTokens
 	r, err := estimator.Estimate(dec)

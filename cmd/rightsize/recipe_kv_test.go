@@ -123,7 +123,7 @@ func TestInferenceXDisaggRecipeKV(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for _, r := range rows {
-		args, why := disaggArgs(r, 0, 0)
+		args, why := disaggArgs(r, nil, 0, 0)
 		if why != "" {
 			continue
 		}

@@ -168,7 +168,7 @@ var disaggGPUs = map[string]string{"h100": "h100-sxm", "h200": "h200-sxm", "b200
 // estimate's decode-bound closed loop turns into the wait for a slot;
 // prefillBatch its prefill worker's prompts a forward (recipePrefillBatch),
 // passed as --prefill-batch.
-func disaggArgs(r map[string]string, slots, prefillBatch int) ([]string, string) {
+func disaggArgs(r, p map[string]string, slots, prefillBatch int) ([]string, string) {
 	model, ok := inferencexModels[r["model"]]
 	if !ok {
 		return nil, "model"
@@ -222,6 +222,15 @@ func disaggArgs(r map[string]string, slots, prefillBatch int) ([]string, string)
 			// redundant experts (dynamoSlurmJobs); the dashboard lists
 			// these rows at EP 1.
 			ep, red = g, dynamoSlurmJobsRedundant
+		}
+		if a2a := p[s+"_moe_a2a_backend"]; engine == "sglang" && a2a != "" {
+			// The recipe's own expert layout (recipeExperts).
+			if n, err := strconv.Atoi(p[s+"_ep_size"]); err == nil && n >= 1 && g%n == 0 {
+				ep, red = n, redundantFor(disaggExperts[model], n)
+			}
+			if a2a == "none" && dp > 1 && ep > 1 {
+				args = append(args, "--"+s+"-moe-a2a-backend", a2a)
+			}
 		}
 		// The worker's GPUs are its TP degree (the MoE's tensor or
 		// expert parallel group), attention DP and EP inside it.
@@ -385,7 +394,7 @@ func disaggCases(dir string) ([]valCase, error) {
 		if p != nil {
 			pb = recipePrefillBatch(p, r["framework"], recipeInt(r, "isl"))
 		}
-		args, why := disaggArgs(r, decodeSlots(r, p, batches[disaggLayoutKey(r)]), pb)
+		args, why := disaggArgs(r, p, decodeSlots(r, p, batches[disaggLayoutKey(r)]), pb)
 		if why == "" {
 			// A layout the estimate rejects (the model does not fit a
 			// worker) is not expressible either.
@@ -506,6 +515,13 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "  dispatch under attention DP crosses at 4 bits and a scale byte per 16 elements, the combine in 16 bits;")
 	fmt.Fprintln(w, "  across NVLink domains the bytes for other domains cross each GPU's own NIC), and attention DP pays two")
 	fmt.Fprintln(w, "  collectives a layer (the gather before the experts and the scatter after), each one all-reduce's latency.")
+	fmt.Fprintln(w, "- **Each SGLang worker's exchange as its recipe sets it.** NVIDIA's srt-slurm recipes run DeepEP")
+	fmt.Fprintln(w, "  (`moe-a2a-backend: deepep`) only on the GB200/GB300 FP8 attention-DP prefill workers and the wide-EP decode")
+	fmt.Fprintln(w, "  workers; the B200 and H200 attention-DP workers and the GB200/GB300 FP4 prefill workers set no backend (SGLang's")
+	fmt.Fprintln(w, "  gather: every rank takes every DP rank's tokens before the experts), and the B200 ones no `ep-size` (the experts")
+	fmt.Fprintln(w, "  split over TP, which the dashboard lists as EP 8). The replay passes the recipe's `ep-size` and, under")
+	fmt.Fprintln(w, "  attention DP with EP, `--prefill-moe-a2a-backend none` / `--decode-moe-a2a-backend none`")
+	fmt.Fprintln(w, "  (`inferencex_disagg_prefill.csv` columns `prefill_moe_a2a_backend`, `prefill_ep_size`, `decode_*`).")
 	fmt.Fprintln(w, "- **The decode step at hundreds of requests per rank.** GB200 TensorRT-LLM, 1 prefill × 4 and 1 decode × 8 GPUs")
 	fmt.Fprintln(w, "  at 4,300 in flight, runs near the measured rate (78 against 66 requests/s) but decodes 375 requests per rank")
 	fmt.Fprintln(w, "  in 41.7 ms where the engine took 54 ms at about 460. The estimate's prefill capacity binds first, so it holds")

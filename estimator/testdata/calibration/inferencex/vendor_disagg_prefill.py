@@ -120,6 +120,13 @@ Method
      - billishyahao/sglang_disagg: the decode flags composed as the script
        does (base, DP, decode; the last wins), DECODE_TP_SIZE = 8 x
        DECODE_NODES / workers.
+     - Both sides' expert exchange and the decode side's MTP drafts (2026-12-02):
+       SGLang `moe-a2a-backend` ('none' where unset, SGLang's default) and
+       `ep-size` (1 where unset) of each section -> prefill_/decode_moe_a2a_backend,
+       prefill_/decode_ep_size; decode_draft_tokens = SGLang
+       `speculative-num-steps` where `speculative-algorithm` is set, TensorRT-LLM
+       `speculative_config.num_nextn_predict_layers`, else 0. Empty for the AMD
+       launchers and the 2025 GB200 TensorRT-LLM entries.
      stderr notes decode values that differ between the candidate versions
      that agree on the prefill side (the chosen one is kept), between the
      q1 squashes, and a recipe's decode tp or attention DP unlike the row's.
@@ -150,7 +157,8 @@ VALS = ['chunked_prefill_size', 'max_prefill_tokens', 'max_running_requests', 'd
 # decode side (appended after config_date); they never take part in matching
 DVALS = ['decode_max_running_requests', 'decode_chunked_prefill_size', 'decode_dp_size', 'decode_mem_fraction_static',
          'decode_max_total_tokens', 'decode_cuda_graph_max_bs', 'decode_max_batch_size', 'decode_max_num_tokens',
-         'decode_free_gpu_memory_fraction', 'decode_kv_dtype', 'decode_enable_attention_dp']
+         'decode_free_gpu_memory_fraction', 'decode_kv_dtype', 'decode_enable_attention_dp',
+         'prefill_moe_a2a_backend', 'prefill_ep_size', 'decode_moe_a2a_backend', 'decode_ep_size', 'decode_draft_tokens']
 Loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 
 
@@ -336,6 +344,7 @@ def sglang_values(cfg):
                 max_running_requests=sg.get('max-running-requests'), dp_size=dp if dp is not None else 1,
                 enable_dp_attention=bool(sg.get('enable-dp-attention', False)),
                 mem_fraction_static=sg.get('mem-fraction-static'), max_total_tokens=sg.get('max-total-tokens'),
+                prefill_moe_a2a_backend=sg.get('moe-a2a-backend', 'none'), prefill_ep_size=sg.get('ep-size', sg.get('expert-parallel-size', 1)),
                 _tp=sg.get('tp-size', sg.get('tensor-parallel-size')))
 
 
@@ -365,6 +374,8 @@ def sglang_decode_values(cfg):
                 decode_chunked_prefill_size=sg.get('chunked-prefill-size'), decode_dp_size=dp if dp is not None else 1,
                 decode_mem_fraction_static=sg.get('mem-fraction-static'), decode_max_total_tokens=sg.get('max-total-tokens'),
                 decode_cuda_graph_max_bs=gmax, decode_enable_attention_dp=bool(sg.get('enable-dp-attention', False)),
+                decode_moe_a2a_backend=sg.get('moe-a2a-backend', 'none'), decode_ep_size=sg.get('ep-size', sg.get('expert-parallel-size', 1)),
+                decode_draft_tokens=sg.get('speculative-num-steps', 0) if sg.get('speculative-algorithm') else 0,
                 _dtp=sg.get('tp-size', sg.get('tensor-parallel-size')))
 
 
@@ -372,7 +383,8 @@ def trt_decode_values(cfg):
     kv = cfg.get('kv_cache_config') or {}
     return dict(decode_max_batch_size=cfg.get('max_batch_size'), decode_max_num_tokens=cfg.get('max_num_tokens'),
                 decode_free_gpu_memory_fraction=kv.get('free_gpu_memory_fraction'), decode_kv_dtype=kv.get('dtype'),
-                decode_enable_attention_dp=bool(cfg.get('enable_attention_dp', False)), _dtp=cfg.get('tensor_parallel_size'))
+                decode_enable_attention_dp=bool(cfg.get('enable_attention_dp', False)), _dtp=cfg.get('tensor_parallel_size'),
+                decode_draft_tokens=(cfg.get('speculative_config') or {}).get('num_nextn_predict_layers', 0))
 
 
 def conc_items(c):
