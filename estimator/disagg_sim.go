@@ -65,7 +65,7 @@ type DisaggRun struct {
 }
 
 // DisaggDist is a latency's mean and quantiles over a run's requests.
-type DisaggDist struct{ Mean, P50, P99 float64 }
+type DisaggDist struct{ Mean, P50, P90, P95, P99 float64 }
 
 // DisaggSimResult is a simulated run.
 type DisaggSimResult struct {
@@ -73,6 +73,8 @@ type DisaggSimResult struct {
 	// TTFT)/(output − 1), as the client computes it, requests of one
 	// output token left out).
 	TTFT, TPOT DisaggDist
+	// E2E per request: its last token − its send.
+	E2E DisaggDist
 	// PrefillWait is the wait for a prefill worker, DecodeWait the wait
 	// from the end of the handover to the join of a decode batch, where
 	// the first token streams (admission and a free slot).
@@ -441,12 +443,13 @@ func (s *disaggSim) endStep(wi int) {
 
 func (s *disaggSim) result() DisaggSimResult {
 	n := len(s.reqs)
-	ttft, tpot, pw, dw := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	ttft, tpot, pw, dw, e2e := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
 	first, last := math.Inf(1), 0.0
 	outTok := 0
 	for i := range s.reqs {
 		q := &s.reqs[i]
 		ttft = append(ttft, q.first-q.send)
+		e2e = append(e2e, q.finish-q.send)
 		pw = append(pw, q.sched-q.arrive)
 		dw = append(dw, q.join-q.handed)
 		if q.out > 1 {
@@ -455,7 +458,8 @@ func (s *disaggSim) result() DisaggSimResult {
 		outTok += q.out
 		first, last = min(first, q.send), max(last, q.finish)
 	}
-	res := DisaggSimResult{TTFT: disaggDist(ttft), TPOT: disaggDist(tpot), PrefillWait: disaggDist(pw), DecodeWait: disaggDist(dw), Requests: n}
+	res := DisaggSimResult{TTFT: disaggDist(ttft), TPOT: disaggDist(tpot), E2E: disaggDist(e2e), PrefillWait: disaggDist(pw), DecodeWait: disaggDist(dw),
+		Requests: n}
 	if d := last - first; d > 0 {
 		res.DurationSeconds = d
 		res.TokensPerSecond = finite(float64(outTok) / d)
@@ -481,7 +485,7 @@ func (s *disaggSim) result() DisaggSimResult {
 	return res
 }
 
-// disaggDist is v's mean, median and 99th percentile (linear between
+// disaggDist is v's mean, median, 90th, 95th and 99th percentiles (linear between
 // order statistics, as estimator/sim's dist); 0s for no values.
 func disaggDist(v []float64) DisaggDist {
 	if len(v) == 0 {
@@ -498,5 +502,5 @@ func disaggDist(v []float64) DisaggDist {
 		hi := min(lo+1, len(v)-1)
 		return v[lo] + (v[hi]-v[lo])*(pos-float64(lo))
 	}
-	return DisaggDist{Mean: finite(sum / float64(len(v))), P50: finite(q(0.5)), P99: finite(q(0.99))}
+	return DisaggDist{Mean: finite(sum / float64(len(v))), P50: finite(q(0.5)), P90: finite(q(0.9)), P95: finite(q(0.95)), P99: finite(q(0.99))}
 }

@@ -393,7 +393,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		return dis.run(disaggJob{name: name, in: in, gpu: gpuSpec, gpuSet: *gpu != "", prompt: *promptTok, output: *outputTok,
 			node:       catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host},
 			eff:        estimator.Efficiency{InferenceMFU: ij.Eff.InferenceMFU, BandwidthUtil: ij.Eff.BandwidthUtil},
-			rangeRatio: *rangeRatio, requests: *numReq, asJSON: *asJSON}, stdout, fail)
+			rangeRatio: *rangeRatio, requests: *numReq, steadyState: *noSim, asJSON: *asJSON}, stdout, fail)
 	}
 	r, err := estimator.Estimate(in)
 	if err != nil {

@@ -52,7 +52,7 @@ func defineDisagg(fs *flag.FlagSet) *disaggFlags {
 	f.kvGbps = fs.Float64("kv-transfer-gbps", 0, "with --disagg: Gbit/s per GPU the KV cache crosses between prefill and decode workers (0: NVLink where both sides fit one NVLink domain, else --network-gbps per GPU or 400 Gbit/s per Hopper/Blackwell GPU)")
 	f.prefillHandover = fs.Float64("prefill-handover", 0, fmt.Sprintf("with --disagg: seconds a prefill worker spends on each prompt's handover besides its forward, busy (0: the engine's fitted figure, %.0f ms on SGLang, none on the others)", 1000*estimator.PrefillHandoverSeconds(estimator.SGLang)))
 	f.kvLatency = fs.Float64("kv-transfer-latency", 0, fmt.Sprintf("with --disagg: seconds each request's KV handover costs besides the bytes (0: the fitted %.0f ms)", 1000*estimator.DisaggHandoverSeconds))
-	f.simulate = fs.Bool("simulate", false, "with --disagg: simulate the benchmark's closed loop (--concurrency clients, --num-requests requests, default 10 × the clients, lengths drawn as --range-ratio says; each prefill worker's FCFS batches and each decode worker's slots) instead of the analytic steady state; TTFT and TPOT are the run's means, and performance.disaggregated adds their medians and p99")
+	f.simulate = fs.Bool("simulate", false, "with --disagg: simulate the benchmark's closed loop (--concurrency clients, --num-requests requests, default 10 × the clients, lengths drawn as --range-ratio says; each prefill worker's FCFS batches and each decode worker's slots), the default; TTFT and TPOT are the run's means, performance.serving has their percentiles. --steady-state: the analytic steady state instead")
 	return f
 }
 
@@ -68,6 +68,9 @@ func (f *disaggFlags) active(set map[string]bool) (bool, error) {
 		if set[n] && !*f.on {
 			return false, fmt.Errorf("--%s: only with --disagg", n)
 		}
+	}
+	if set["simulate"] && set["steady-state"] {
+		return false, fmt.Errorf("--simulate and --steady-state: give one (the simulated run is the default)")
 	}
 	if *f.on {
 		for _, n := range []string{"tp", "dp", "ep", "gpus", "pp", "cp", "redundant-experts", "moe-a2a-backend"} {
@@ -128,7 +131,41 @@ type disaggJSON struct {
 // the usual fields and the per-side ones.
 type disaggPerfJSON struct {
 	*perfJSON
-	Disaggregated disaggJSON `json:"disaggregated"`
+	// Serving is the simulated run's percentiles at the aggregated
+	// estimate's paths (simJSON's names); absent from the steady state.
+	Serving       *disaggServingJSON `json:"serving,omitempty"`
+	Disaggregated disaggJSON         `json:"disaggregated"`
+}
+
+// disaggServingJSON is the simulated closed loop of a disaggregated
+// replica under performance.serving, its fields named as the aggregated
+// estimate's simulated benchmark (simJSON) names them: --concurrency
+// requests in flight, the run's requests, percentiles over them (linear
+// between order statistics; the means are time_to_first_token_seconds
+// and decode_token_latency_seconds), the mean wait for a prefill worker,
+// the engine's fixed cost per request, and the analytic steady state's
+// figures (closed_form_*) for the same replica. Bound is what held the
+// run back (decode slots, prefill workers, or neither: concurrency).
+type disaggServingJSON struct {
+	Concurrency    int     `json:"concurrency"`
+	Requests       int     `json:"requests"`
+	Bound          string  `json:"bound"`
+	TTFTP50        float64 `json:"time_to_first_token_p50_seconds"`
+	TTFTP90        float64 `json:"time_to_first_token_p90_seconds"`
+	TTFTP95        float64 `json:"time_to_first_token_p95_seconds"`
+	TTFTP99        float64 `json:"time_to_first_token_p99_seconds"`
+	TPOTP50        float64 `json:"decode_token_latency_p50_seconds"`
+	TPOTP90        float64 `json:"decode_token_latency_p90_seconds"`
+	TPOTP95        float64 `json:"decode_token_latency_p95_seconds"`
+	TPOTP99        float64 `json:"decode_token_latency_p99_seconds"`
+	E2EMean        float64 `json:"e2e_latency_seconds"`
+	E2EP99         float64 `json:"e2e_latency_p99_seconds"`
+	QueueMean      float64 `json:"queue_seconds"`
+	RequestSeconds float64 `json:"request_overhead_seconds"`
+	RequestsPerSec float64 `json:"requests_per_second"`
+	ClosedFormTTFT float64 `json:"closed_form_time_to_first_token_seconds"`
+	ClosedFormTPOT float64 `json:"closed_form_decode_token_latency_seconds"`
+	ClosedFormTPS  float64 `json:"closed_form_tokens_per_second"`
 }
 
 // disaggJob is what runDisagg reads from the estimate flags.
@@ -141,7 +178,8 @@ type disaggJob struct {
 	eff            estimator.Efficiency
 	prompt, output int
 	rangeRatio     float64
-	requests       int // --num-requests (0: 10 × --concurrency)
+	requests       int  // --num-requests (0: 10 × --concurrency)
+	steadyState    bool // --steady-state: the analytic closed loop, not the simulated run
 	asJSON         bool
 }
 
@@ -208,21 +246,32 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	if err != nil {
 		return fail("%v", err)
 	}
-	// --simulate: the closed loop as the benchmark runs it, each
-	// request's lengths drawn from [ratio × given, given], --num-requests
-	// of them (0: 10 × the concurrency, as the InferenceX recipes run),
-	// simulated on the same step model. Not the default: replayed on the
-	// InferenceX disaggregated points its median TTFT is closer to the
-	// measured medians than the steady state's mean on the fit and test
-	// rows, not on the held-back ones (estimator/testdata/calibration/
-	// README.md, "the disaggregated closed loop, simulated").
+	// The closed loop as the benchmark runs it (the default, as the
+	// aggregated estimate's serving figures are a simulated benchmark):
+	// each request's lengths drawn from [ratio × given, given],
+	// --num-requests of them (0: 10 × the concurrency, as the InferenceX
+	// recipes run), simulated on the same step model as the analytic
+	// steady state (--steady-state). Replayed on the InferenceX
+	// disaggregated points the simulated run is the closer of the two on
+	// every split, medians against the measured medians and means against
+	// the measured means (estimator/testdata/calibration/README.md,
+	// hundred-twentieth round). A run too large to simulate falls back to
+	// the steady state with a warning, unless --simulate asked for it.
 	var sr estimator.DisaggSimResult
-	simulated := *f.simulate
+	closed := p // the analytic steady state, kept beside the simulated run
+	simulated := !j.steadyState
+	var warnings []string
 	if simulated {
 		if sr, err = z.Simulate(d, estimator.DisaggRun{Requests: j.requests, PromptTokens: max(j.prompt, w.PromptTokens),
 			OutputTokens: j.output, RangeRatio: j.rangeRatio}); err != nil {
-			return fail("--simulate: %v (without --simulate: the analytic closed loop)", err)
+			if *f.simulate {
+				return fail("--simulate: %v (--steady-state: the analytic closed loop)", err)
+			}
+			simulated = false
+			warnings = append(warnings, fmt.Sprintf("the simulated run was refused (%v): the figures are the analytic steady state (--steady-state)", err))
 		}
+	}
+	if simulated {
 		p.TTFTSeconds, p.TPOTSeconds, p.TokensPerSecond, p.RequestsPerSecond = sr.TTFT.Mean, sr.TPOT.Mean, sr.TokensPerSecond, sr.RequestsPerSecond
 		p.QueueSeconds, p.PrefillBatch, p.PrefillUtilization, p.DecodeBatch = sr.PrefillWait.Mean, sr.PrefillBatch, math.Min(sr.PrefillBusy, 1), sr.DecodeBatch
 		p.Bound = sr.Bound
@@ -256,9 +305,16 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		KVBytes: p.KVBytes, KVSeconds: p.KVTransferSeconds, DecodeStepSeconds: p.DecodeStepSeconds, DecodeBatch: p.DecodeBatch,
 		DecodeCapacity: p.DecodeCapacity, DecodeTokensPerSec: p.TokensPerSecond, RequestsPerSecond: p.RequestsPerSecond,
 		RequestSeconds: d.RequestSeconds, Bound: p.Bound}
+	var serving *disaggServingJSON
 	if simulated {
 		dj.Simulated, dj.Requests, dj.TTFTP50, dj.TTFTP99, dj.TPOTP50, dj.TPOTP99, dj.DecodeWaitSecs = true, sr.Requests,
 			sr.TTFT.P50, sr.TTFT.P99, sr.TPOT.P50, sr.TPOT.P99, sr.DecodeWait.Mean
+		serving = &disaggServingJSON{Concurrency: d.Concurrency, Requests: sr.Requests, Bound: sr.Bound,
+			TTFTP50: sr.TTFT.P50, TTFTP90: sr.TTFT.P90, TTFTP95: sr.TTFT.P95, TTFTP99: sr.TTFT.P99,
+			TPOTP50: sr.TPOT.P50, TPOTP90: sr.TPOT.P90, TPOTP95: sr.TPOT.P95, TPOTP99: sr.TPOT.P99,
+			E2EMean: sr.E2E.Mean, E2EP99: sr.E2E.P99, QueueMean: sr.PrefillWait.Mean, RequestSeconds: d.RequestSeconds,
+			RequestsPerSec: sr.RequestsPerSecond, ClosedFormTTFT: closed.TTFTSeconds, ClosedFormTPOT: closed.TPOTSeconds,
+			ClosedFormTPS: closed.TokensPerSecond}
 	}
 	maxBatch, maxSeq := estimator.MaxBatch(dec), estimator.MaxSeq(dec)
 	minGPUs, _ := estimator.MinGPUs(dec, minGPUsLimit)
@@ -266,13 +322,17 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		out := struct {
 			estimateJSON
 			Performance disaggPerfJSON `json:"performance"`
-		}{newEstimateJSON(j.name, dec, r, maxBatch, maxSeq, minGPUs, nil), disaggPerfJSON{perf, dj}}
+		}{newEstimateJSON(j.name, dec, r, maxBatch, maxSeq, minGPUs, nil), disaggPerfJSON{perf, serving, dj}}
+		out.Warnings = append(out.Warnings, warnings...)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
 			return fail("%v", err)
 		}
 		return 0
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(stdout, "warning: "+w)
 	}
 	fmt.Fprintln(stdout, "decode worker:")
 	printEstimate(stdout, j.name, dec, r, maxBatch, maxSeq, minGPUs, nil, j.gpu.Vendor)

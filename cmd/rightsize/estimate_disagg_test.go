@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -10,14 +11,17 @@ var disaggArgsR1 = []string{"--model", "deepseek-r1", "--gpu", "h200-sxm", "--en
 	"--prefill-workers", "1", "--prefill-tp", "8", "--decode-workers", "2", "--decode-tp", "8", "--decode-dp", "8", "--decode-ep", "8",
 	"--concurrency", "256", "--prompt-tokens", "1024", "--output-tokens", "1024"}
 
-// TestEstimateDisagg: the performance block's usual fields and the per-side
-// ones, consistent with each other (TTFT is the sum of its parts, no
+// disaggSteadyR1 is disaggArgsR1's analytic steady state (--steady-state).
+var disaggSteadyR1 = append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--steady-state")
+
+// TestEstimateDisagg: the steady state's performance block, its usual
+// fields and the per-side ones, consistent with each other (TTFT is the sum of its parts, no
 // decode step among them: the first token streams when the request joins
 // the decode batch; the client's lengths average 0.9 × the given ones:
 // 922 prompt tokens of DeepSeek-R1's 70,272 KV bytes each = 64,790,784
 // bytes).
 func TestEstimateDisagg(t *testing.T) {
-	p := perfOf(estJSON(t, disaggArgsR1...))
+	p := perfOf(estJSON(t, disaggSteadyR1...))
 	d, _ := p["disaggregated"].(map[string]any)
 	if d == nil {
 		t.Fatalf("no performance.disaggregated: %v", p)
@@ -54,14 +58,14 @@ func TestEstimateDisagg(t *testing.T) {
 	if h := f(d, "prefill_handover_seconds") / f(d, "prefill_batch"); math.Abs(h-0.015) > 1e-9 {
 		t.Errorf("handover work %v s a prompt, want SGLang's 0.015", h)
 	}
-	q := perfOf(estJSON(t, append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--prefill-handover", "0.05")...))
+	q := perfOf(estJSON(t, append(disaggSteadyR1[:len(disaggSteadyR1):len(disaggSteadyR1)], "--prefill-handover", "0.05")...))
 	qd, _ := q["disaggregated"].(map[string]any)
 	if h := f(qd, "prefill_handover_seconds") / f(qd, "prefill_batch"); math.Abs(h-0.05) > 1e-9 || !(f(q, "time_to_first_token_seconds") > ttft) ||
 		!(f(qd, "prefill_prompts_per_second_capacity") < f(d, "prefill_prompts_per_second_capacity")) {
 		t.Errorf("--prefill-handover 0.05: %v s a prompt, TTFT %v against %v, capacity %v against %v", h, q["time_to_first_token_seconds"], ttft,
 			qd["prefill_prompts_per_second_capacity"], d["prefill_prompts_per_second_capacity"])
 	}
-	code, out, errs := runEst(t, disaggArgsR1...)
+	code, out, errs := runEst(t, disaggSteadyR1...)
 	if code != 0 || !strings.Contains(out, "disaggregated replica (estimate): 1 prefill × 8 GPUs + 2 decode × 8 GPUs = 24 GPUs") {
 		t.Errorf("exit %d: %s%s", code, out, errs)
 	}
@@ -158,15 +162,26 @@ func TestDisaggTRTPrefillBudget(t *testing.T) {
 	}
 }
 
-// TestEstimateDisaggSimulate: --simulate reports a simulated run of 10 ×
-// the concurrency requests in the usual fields (the run's means) and adds
-// its medians and p99; without it the steady state, marked so.
+// TestEstimateDisaggSimulate: by default (and with --simulate) the
+// estimate reports a simulated run of 10 × the concurrency requests in
+// the usual fields (the run's means), its medians and p99 under
+// performance.disaggregated and its percentiles under performance.serving
+// at the aggregated estimate's names, beside the steady state's figures;
+// --steady-state reports the steady state, marked so and without them. A
+// run too large to simulate falls back to the steady state with a
+// warning, unless --simulate asked for the run.
 func TestEstimateDisaggSimulate(t *testing.T) {
-	steady := perfOf(estJSON(t, disaggArgsR1...))
-	if d := steady["disaggregated"].(map[string]any); d["simulated"] != false || d["ttft_p50_seconds"] != nil {
-		t.Errorf("steady state: simulated %v, ttft_p50 %v; want false, absent", d["simulated"], d["ttft_p50_seconds"])
+	steadyOut := estJSON(t, disaggSteadyR1...)
+	steady := perfOf(steadyOut)
+	if d := steady["disaggregated"].(map[string]any); d["simulated"] != false || d["ttft_p50_seconds"] != nil || steady["serving"] != nil {
+		t.Errorf("steady state: simulated %v, ttft_p50 %v, serving %v; want false, absent, absent", d["simulated"], d["ttft_p50_seconds"], steady["serving"])
 	}
+	def := perfOf(estJSON(t, disaggArgsR1...))
 	p := perfOf(estJSON(t, append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate")...))
+	if def["time_to_first_token_seconds"] != p["time_to_first_token_seconds"] || def["decode_token_latency_seconds"] != p["decode_token_latency_seconds"] {
+		t.Errorf("default TTFT %v TPOT %v, --simulate %v %v: want the one run", def["time_to_first_token_seconds"], def["decode_token_latency_seconds"],
+			p["time_to_first_token_seconds"], p["decode_token_latency_seconds"])
+	}
 	d := p["disaggregated"].(map[string]any)
 	num := func(m map[string]any, k string) float64 {
 		v, ok := m[k].(float64)
@@ -193,6 +208,35 @@ func TestEstimateDisaggSimulate(t *testing.T) {
 	if got := num(p, "tokens_per_second"); math.Abs(got/num(d, "decode_tokens_per_second")-1) > 1e-12 {
 		t.Errorf("tokens/s %v, decode tokens/s %v", got, d["decode_tokens_per_second"])
 	}
+	// performance.serving: the same run's percentiles, in order, at the
+	// aggregated estimate's paths, and the steady state's figures.
+	sv, _ := p["serving"].(map[string]any)
+	if sv == nil {
+		t.Fatalf("no performance.serving: %v", p)
+	}
+	if num(sv, "time_to_first_token_p50_seconds") != p50 || num(sv, "time_to_first_token_p99_seconds") != p99 ||
+		num(sv, "decode_token_latency_p50_seconds") != tp50 || num(sv, "requests") != 2560 || num(sv, "concurrency") != 256 {
+		t.Errorf("serving %v against disaggregated %v", sv, d)
+	}
+	for _, q := range [][]string{{"time_to_first_token_p50_seconds", "time_to_first_token_p90_seconds", "time_to_first_token_p95_seconds",
+		"time_to_first_token_p99_seconds"}, {"decode_token_latency_p50_seconds", "decode_token_latency_p90_seconds",
+		"decode_token_latency_p95_seconds", "decode_token_latency_p99_seconds"}} {
+		for i := 1; i < len(q); i++ {
+			if !(num(sv, q[i-1]) <= num(sv, q[i])) {
+				t.Errorf("%s %v above %s %v", q[i-1], sv[q[i-1]], q[i], sv[q[i]])
+			}
+		}
+	}
+	if num(sv, "closed_form_time_to_first_token_seconds") != num(steady, "time_to_first_token_seconds") ||
+		num(sv, "closed_form_decode_token_latency_seconds") != num(steady, "decode_token_latency_seconds") ||
+		!(num(sv, "e2e_latency_seconds") > ttft+900*tpot) || !(num(sv, "e2e_latency_p99_seconds") >= num(sv, "e2e_latency_seconds")) {
+		t.Errorf("serving %v against the steady state %v", sv, steady)
+	}
+	// Too large a run to simulate: the steady state, with a warning.
+	big := estJSON(t, append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--concurrency", "1000000")...)
+	if bd := perfOf(big)["disaggregated"].(map[string]any); bd["simulated"] != false || !strings.Contains(fmt.Sprint(big["warnings"]), "steady state") {
+		t.Errorf("10 × 1,000,000 requests: simulated %v, warnings %v; want the steady state, said so", bd["simulated"], big["warnings"])
+	}
 	few := perfOf(estJSON(t, append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate", "--num-requests", "300")...))
 	if n := few["disaggregated"].(map[string]any)["simulated_requests"]; n != 300.0 {
 		t.Errorf("--num-requests 300: %v requests", n)
@@ -208,6 +252,7 @@ func TestEstimateDisaggSimulate(t *testing.T) {
 		{[]string{"--model", "deepseek-r1", "--gpu", "h200-sxm", "--simulate"}, "--simulate: only with --disagg"},
 		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate", "--num-requests", "-1"), "num-requests"},
 		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate", "--concurrency", "1000000"), "num-requests"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate", "--steady-state"), "give one"},
 	} {
 		code, out, errs := runEst(t, c.args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
