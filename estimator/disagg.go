@@ -388,6 +388,10 @@ func (z *DisaggSizer) sideInput(s DisaggSide, d Disagg) Input {
 	return si
 }
 
+// SideInput is the job as one worker of side s of d runs it (sideInput):
+// the input whose memory and speed a caller reports for that worker.
+func (z *DisaggSizer) SideInput(s DisaggSide, d Disagg) Input { return z.sideInput(s, d) }
+
 // noKVRoom is the error of a side whose worker holds no request's KV
 // cache, on its TP field. Where the cause is SGLang's default memory share
 // under attention DP (EngineShareFor: mem_fraction_static's CUDA-graph

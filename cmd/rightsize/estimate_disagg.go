@@ -147,17 +147,10 @@ type disaggPerfJSON struct {
 // figures (closed_form_*) for the same replica. Bound is what held the
 // run back (decode slots, prefill workers, or neither: concurrency).
 type disaggServingJSON struct {
-	Concurrency    int     `json:"concurrency"`
-	Requests       int     `json:"requests"`
-	Bound          string  `json:"bound"`
-	TTFTP50        float64 `json:"time_to_first_token_p50_seconds"`
-	TTFTP90        float64 `json:"time_to_first_token_p90_seconds"`
-	TTFTP95        float64 `json:"time_to_first_token_p95_seconds"`
-	TTFTP99        float64 `json:"time_to_first_token_p99_seconds"`
-	TPOTP50        float64 `json:"decode_token_latency_p50_seconds"`
-	TPOTP90        float64 `json:"decode_token_latency_p90_seconds"`
-	TPOTP95        float64 `json:"decode_token_latency_p95_seconds"`
-	TPOTP99        float64 `json:"decode_token_latency_p99_seconds"`
+	Concurrency int    `json:"concurrency"`
+	Requests    int    `json:"requests"`
+	Bound       string `json:"bound"`
+	percentilesJSON
 	E2EMean        float64 `json:"e2e_latency_seconds"`
 	E2EP99         float64 `json:"e2e_latency_p99_seconds"`
 	QueueMean      float64 `json:"queue_seconds"`
@@ -277,12 +270,8 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		p.Bound = sr.Bound
 	}
 	// The decode worker's memory and its speed figures at its batch.
-	dec := in
-	dec.TP, dec.DP, dec.EP, dec.PP, dec.CP, dec.GPUs = d.Decode.TP, d.Decode.DP, d.Decode.EP, 1, 1, d.Decode.TP
-	dec.RedundantExperts = d.Decode.RedundantExperts
-	if d.Decode.MoEA2A != "" {
-		dec.MoEA2A = d.Decode.MoEA2A
-	}
+	dec := z.SideInput(d.Decode, d)
+	dec.GPUs = d.Decode.TP
 	dec.Batch = max(1, int(math.Ceil(p.DecodeBatch)))
 	dec.Seq = w.PromptTokens + w.OutputTokens
 	r, err := estimator.Estimate(dec)
@@ -310,8 +299,8 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		dj.Simulated, dj.Requests, dj.TTFTP50, dj.TTFTP99, dj.TPOTP50, dj.TPOTP99, dj.DecodeWaitSecs = true, sr.Requests,
 			sr.TTFT.P50, sr.TTFT.P99, sr.TPOT.P50, sr.TPOT.P99, sr.DecodeWait.Mean
 		serving = &disaggServingJSON{Concurrency: d.Concurrency, Requests: sr.Requests, Bound: sr.Bound,
-			TTFTP50: sr.TTFT.P50, TTFTP90: sr.TTFT.P90, TTFTP95: sr.TTFT.P95, TTFTP99: sr.TTFT.P99,
-			TPOTP50: sr.TPOT.P50, TPOTP90: sr.TPOT.P90, TPOTP95: sr.TPOT.P95, TPOTP99: sr.TPOT.P99,
+			percentilesJSON: percentilesJSON{TTFTP50: sr.TTFT.P50, TTFTP90: sr.TTFT.P90, TTFTP95: sr.TTFT.P95, TTFTP99: sr.TTFT.P99,
+				TPOTP50: sr.TPOT.P50, TPOTP90: sr.TPOT.P90, TPOTP95: sr.TPOT.P95, TPOTP99: sr.TPOT.P99},
 			E2EMean: sr.E2E.Mean, E2EP99: sr.E2E.P99, QueueMean: sr.PrefillWait.Mean, RequestSeconds: d.RequestSeconds,
 			RequestsPerSec: sr.RequestsPerSecond, ClosedFormTTFT: closed.TTFTSeconds, ClosedFormTPOT: closed.TPOTSeconds,
 			ClosedFormTPS: closed.TokensPerSecond}

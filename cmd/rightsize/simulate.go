@@ -26,18 +26,7 @@ type simJSON struct {
 	Concurrency int    `json:"concurrency"`
 	Requests    int    `json:"requests"`
 	Limit       string `json:"limit"` // what held queued requests back: none, max-seqs, kv-cache, token-budget
-	// Percentiles over the requests, linear between order statistics as
-	// benchmark clients report them (the means are the performance fields
-	// time_to_first_token_seconds and decode_token_latency_seconds; p95 is
-	// the statistic the planner sizes by).
-	TTFTP50 float64 `json:"time_to_first_token_p50_seconds"`
-	TTFTP90 float64 `json:"time_to_first_token_p90_seconds"`
-	TTFTP95 float64 `json:"time_to_first_token_p95_seconds"`
-	TTFTP99 float64 `json:"time_to_first_token_p99_seconds"`
-	TPOTP50 float64 `json:"decode_token_latency_p50_seconds"`
-	TPOTP90 float64 `json:"decode_token_latency_p90_seconds"`
-	TPOTP95 float64 `json:"decode_token_latency_p95_seconds"`
-	TPOTP99 float64 `json:"decode_token_latency_p99_seconds"`
+	percentilesJSON
 	// FirstWaveSeconds is the cold first wave the run was given
 	// (--first-wave-seconds); absent when none.
 	FirstWaveSeconds float64 `json:"first_wave_seconds,omitempty"`
@@ -59,13 +48,30 @@ type simJSON struct {
 	ClosedFormTPS  float64 `json:"closed_form_tokens_per_second"`
 }
 
+// percentilesJSON is a simulated run's TTFT and TPOT percentiles over its
+// requests, linear between order statistics as benchmark clients report
+// them (the means are the performance fields time_to_first_token_seconds
+// and decode_token_latency_seconds; p95 is the statistic the planner
+// sizes by): the one set of names the aggregated (simJSON) and the
+// disaggregated (disaggServingJSON) simulated runs report them under.
+type percentilesJSON struct {
+	TTFTP50 float64 `json:"time_to_first_token_p50_seconds"`
+	TTFTP90 float64 `json:"time_to_first_token_p90_seconds"`
+	TTFTP95 float64 `json:"time_to_first_token_p95_seconds"`
+	TTFTP99 float64 `json:"time_to_first_token_p99_seconds"`
+	TPOTP50 float64 `json:"decode_token_latency_p50_seconds"`
+	TPOTP90 float64 `json:"decode_token_latency_p90_seconds"`
+	TPOTP95 float64 `json:"decode_token_latency_p95_seconds"`
+	TPOTP99 float64 `json:"decode_token_latency_p99_seconds"`
+}
+
 // applySim replaces the serving figures of p with the simulated
 // benchmark's (sim.Result.Apply: the means over the run's requests, the
 // generated tokens/s of all replicas) and adds the percentiles.
 func (p *perfJSON) applySim(cfg sim.Config, res sim.Result, replicas int) {
 	s := &simJSON{Concurrency: cfg.Load.Concurrency, Requests: res.Requests, Limit: res.Limit.String(),
-		TTFTP50: res.TTFT.P50, TTFTP90: res.TTFT.P90, TTFTP95: res.TTFT.P95, TTFTP99: res.TTFT.P99,
-		TPOTP50: res.TPOT.P50, TPOTP90: res.TPOT.P90, TPOTP95: res.TPOT.P95, TPOTP99: res.TPOT.P99,
+		percentilesJSON: percentilesJSON{TTFTP50: res.TTFT.P50, TTFTP90: res.TTFT.P90, TTFTP95: res.TTFT.P95, TTFTP99: res.TTFT.P99,
+			TPOTP50: res.TPOT.P50, TPOTP90: res.TPOT.P90, TPOTP95: res.TPOT.P95, TPOTP99: res.TPOT.P99},
 		FirstWaveSeconds: cfg.Load.FirstWaveSeconds, E2EMean: res.E2E.Mean, E2EP99: res.E2E.P99,
 		QueueMean: res.Queue.Mean, RequestSeconds: cfg.Policy.RequestSeconds, RequestsPerSecond: res.RequestsPerSecond * float64(replicas),
 		Preemptions: res.Preemptions, KVUnbounded: cfg.KVTokens == sim.KVUnbounded, ClosedFormTTFT: p.TimeToFirstToken,

@@ -226,7 +226,8 @@ func disaggArgs(r, p map[string]string, slots, prefillBatch int) ([]string, stri
 			ep, red = g, dynamoSlurmJobsRedundant
 		}
 		if a2a := p[s+"_moe_a2a_backend"]; engine == "sglang" && a2a != "" {
-			// The recipe's own expert layout (recipeExperts).
+			// The recipe's own EP (ep-size) and, under attention DP with
+			// EP, its exchange (vendor_disagg_prefill.py's columns).
 			if n, err := strconv.Atoi(p[s+"_ep_size"]); err == nil && n >= 1 && g%n == 0 {
 				ep, red = n, redundantFor(disaggExperts[model], n)
 			}
